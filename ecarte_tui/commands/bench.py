@@ -1,0 +1,33 @@
+"""``ecarte bench engine|ui|ssh``: figures printed by the project, not timed unit tests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("what", choices=["engine", "ui", "ssh"], help="what to measure")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per engine measurement")
+    p.add_argument("--sessions", type=int, default=50, help="SSH sessions (bench ssh)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.what == "engine":
+        from ..engine.bench import run_engine_bench
+
+        result = run_engine_bench(args.seconds)
+        if args.json:
+            print(json.dumps(result))
+        else:
+            print(f"random legal playouts: {result['hands_per_s']:,.0f} hands/s (one core)")
+            print(f"ECN records parsed:    {result['records_per_s']:,.0f} records/s")
+        return 0
+    if args.what == "ui":
+        from ..ui.bench import run_ui_bench  # type: ignore[import-not-found]
+
+        return int(run_ui_bench(args) or 0)
+    from net.bench import run_ssh_bench  # type: ignore[import-not-found]
+
+    return int(run_ssh_bench(args) or 0)
