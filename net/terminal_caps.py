@@ -25,5 +25,5 @@ def pick_color_system(term: str | None, env: Mapping[str, str]) -> ColorSystem:
 
 
 def wants_no_color(env: Mapping[str, str]) -> bool:
-    """True if the client sent NO_COLOR (any value, per no-color.org)."""
-    return "NO_COLOR" in env
+    """True if the client sent a non-empty NO_COLOR (the no-color.org convention)."""
+    return bool(env.get("NO_COLOR", ""))

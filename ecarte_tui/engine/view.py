@@ -70,7 +70,7 @@ class HandSummary:
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    seat: int
+    seat: int | None  # None: a watcher, who sees only the public table
     rules: Rules
     phase: Phase
     to_move: int | None
@@ -82,7 +82,9 @@ class SeatView:
     hand: tuple[int, ...]  # own cards, trumps first
     own_discards: tuple[int, ...]  # masks, one per own exchange
     opponent_discards: tuple[int, ...]  # counts only, one per opponent exchange
-    opponent_cards: int  # how many cards the opponent holds
+    opponent_cards: int  # how many cards the opponent holds (0 for a watcher)
+    cards_in_hand: tuple[int, int]  # how many cards each seat holds (public)
+    discard_counts: tuple[tuple[int, ...], tuple[int, ...]]  # per seat, per exchange (public)
     turn_up: int | None
     trump: int | None
     stock_size: int
@@ -107,6 +109,7 @@ class SeatView:
 
     @property
     def opponent(self) -> int:
+        assert self.seat is not None, "a watcher has no opponent"
         return 1 - self.seat
 
     @property
@@ -136,15 +139,17 @@ class SeatView:
         return seen
 
 
-def seat_view(match: Match, seat: int) -> SeatView:
-    """The view of ``seat``: its own hand and discards, and what is public."""
+def seat_view(match: Match, seat: int | None) -> SeatView:
+    """The view of ``seat``: its own hand and discards, and what is public.
+
+    ``seat=None`` is a watcher's view: no hand, no discards, no legal actions.
+    """
     rec = match.hand
-    other = 1 - seat
-    legal: Sequence[Action] = match.legal_actions(seat)
+    legal: Sequence[Action] = () if seat is None else match.legal_actions(seat)
     if rec is None:
         return SeatView(
             seat, match.rules, match.phase, match.to_move, tuple(legal), 0, 0, None, None, (),
-            (), (), 0, None, None, 0, 0, (), None, None, (0, 0), None, None, (0, 0),
+            (), (), 0, (0, 0), ((), ()), None, None, 0, 0, (), None, None, (0, 0), None, None, (0, 0),
             tuple(match.games_won), (0, 0), (), (), None, match.match_winner,
         )
     events = []
@@ -155,6 +160,15 @@ def seat_view(match: Match, seat: int) -> SeatView:
         else:
             events.append(Event(s, action))
     game = match.games[rec.game]
+    own = () if seat is None else tuple(match.discards[seat])
+    if seat is None:
+        opp_discards: tuple[int, ...] = ()
+        opp_cards = 0
+        hand: tuple[int, ...] = ()
+    else:
+        opp_discards = tuple(m.bit_count() for m in match.discards[1 - seat])
+        opp_cards = match.hands[1 - seat].bit_count()
+        hand = tuple(sorted_hand(cards_of(match.hands[seat]), rec.trump, match.rules.ace_high))
     in_play = match.phase is Phase.TRICKS
     previous = tuple(_summary(match, i) for i in range(len(match.hands_log) - 1))
     return SeatView(
@@ -167,10 +181,15 @@ def seat_view(match: Match, seat: int) -> SeatView:
         game_number=rec.game + 1,
         dealer=rec.dealer,
         elder=1 - rec.dealer,
-        hand=tuple(sorted_hand(cards_of(match.hands[seat]), rec.trump, match.rules.ace_high)),
-        own_discards=tuple(match.discards[seat]),
-        opponent_discards=tuple(m.bit_count() for m in match.discards[other]),
-        opponent_cards=match.hands[other].bit_count(),
+        hand=hand,
+        own_discards=own,
+        opponent_discards=opp_discards,
+        opponent_cards=opp_cards,
+        cards_in_hand=(match.hands[0].bit_count(), match.hands[1].bit_count()),
+        discard_counts=(
+            tuple(m.bit_count() for m in match.discards[0]),
+            tuple(m.bit_count() for m in match.discards[1]),
+        ),
         turn_up=rec.up,
         trump=rec.trump,
         stock_size=match.stock_size,

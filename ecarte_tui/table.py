@@ -1,0 +1,286 @@
+"""The one live, authoritative game: seats, watchers, deals, and an update stream per seat.
+
+Every action enters the engine here and nowhere else. Whoever sits in a seat (a person at
+this keyboard, a bot, a player over SSH) submits actions and receives updates the same way,
+and receives only its own seat's view: a bug in a screen cannot leak the opponent's hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from .engine import (
+    KING,
+    Action,
+    DealError,
+    Event,
+    IllegalAction,
+    Kind,
+    Match,
+    Phase,
+    Record,
+    Rules,
+    SeatView,
+    draw_first_dealer,
+    read_ecn,
+    seat_view,
+    write_ecn,
+)
+from .engine.deal import FirstDealDraw
+
+
+class TableError(ValueError):
+    """A request the table refuses (not a rule of the game): e.g. choosing the dealer twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What one seat (or a watcher, seat None) is sent after every change."""
+
+    view: SeatView
+    event: Event | None = None  # the step that caused it, in the receiver's public form
+    said: str | None = None  # what the table speaks aloud ("Cards!", "How many?", ...)
+    status: str = ""  # the table's state: "draw", "choose", "play", "between", "over"
+    waiting_for: int | None = None  # whose decision the table is waiting for
+    draw: FirstDealDraw | None = None
+    ready: tuple[bool, bool] = (False, False)  # who has asked for the next hand
+
+
+Listener = Callable[[Update], None]
+
+
+@dataclass
+class _Watch:
+    seat: int | None
+    callback: Listener
+
+
+def spoken(event: Event, names: tuple[str, str]) -> str | None:
+    """What a player says aloud for an action, as at a real table (000, 001, 004)."""
+    kind = event.action.kind
+    if kind is Kind.PROPOSE:
+        return "Cards!"
+    if kind is Kind.PLAY or kind is Kind.REFUSE:
+        return "We play!"
+    if kind is Kind.ACCEPT:
+        return "How many?"
+    if kind is Kind.KING:
+        return "I have the king!"
+    if kind is Kind.DISCARD:
+        n = event.count
+        words = ["None.", "One.", "Two.", "Three.", "Four.", "Five."]
+        return words[n] if n < len(words) else f"{n}."
+    return None
+
+
+@dataclass
+class Table:
+    """A match at a table. Create with :meth:`new` or :meth:`from_record`."""
+
+    match: Match
+    names: tuple[str, str] = ("A", "B")
+    rng: random.Random = field(default_factory=random.Random)
+    tags: dict[str, str] = field(default_factory=dict)
+    draw: FirstDealDraw | None = None
+    persist: Callable[[Table], None] | None = None  # called before anyone is shown a change
+    _watchers: list[_Watch] = field(default_factory=list)
+    _ready: list[bool] = field(default_factory=lambda: [False, False])
+    _king_gate: int | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        names: tuple[str, str] = ("A", "B"),
+        seed: int | None = None,
+        first_dealer: int | None = None,
+    ) -> Table:
+        """A new match; the first dealer is drawn (RULES.md §2) unless given."""
+        rng = random.Random(seed)
+        tags = {"A": names[0], "B": names[1], "Date": date.today().isoformat()}
+        if seed is not None:
+            tags["Seed"] = str(seed)
+        table = cls(Match(rules), names, rng, tags)
+        if first_dealer is not None:
+            table.match.first_dealer = first_dealer
+            table._deal()
+        else:
+            table.draw = draw_first_dealer(rules, rng)
+            if table.draw.dealer is not None:
+                table.match.first_dealer = table.draw.dealer
+                table._deal()
+        return table
+
+    @classmethod
+    def from_record(cls, text: str, seed: int | None = None) -> Table:
+        """Resume a saved game (ECN); raises EcnError on a broken record."""
+        record = read_ecn(text)
+        rng = random.Random(seed)
+        names = record.names
+        table = cls(record.match, names, rng, dict(record.tags))
+        if table.match.phase is Phase.TRICKS:
+            table._open_king_gate()
+        if not record.match.hands_log:
+            table.draw = draw_first_dealer(record.match.rules, rng)
+            if table.draw.dealer is not None:
+                table.match.first_dealer = table.draw.dealer
+                table._deal()
+        return table
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def status(self) -> str:
+        m = self.match
+        if m.is_over:
+            return "over"
+        if not m.hands_log:
+            return "choose" if self.draw and self.draw.chooser is not None else "draw"
+        if m.needs_deal:
+            return "between"
+        return "play"
+
+    @property
+    def waiting_for(self) -> int | None:
+        """Whose decision the table waits for (None when it waits for nobody or for both)."""
+        status = self.status
+        if status == "choose":
+            assert self.draw is not None
+            return self.draw.chooser
+        if status == "between":
+            if self._ready[0] != self._ready[1]:
+                return 0 if not self._ready[0] else 1
+            return None
+        if self._king_gate is not None:
+            return self._king_gate
+        return self.match.to_move
+
+    def view(self, seat: int | None) -> SeatView:
+        return seat_view(self.match, seat)
+
+    def update(self, seat: int | None, event: Event | None = None) -> Update:
+        public = event
+        if event is not None and event.action.kind is Kind.DISCARD and event.seat != seat:
+            public = Event(event.seat, Action(Kind.DISCARD, 0), event.count)
+        said = spoken(event, self.names) if event is not None else None
+        return Update(
+            self.view(seat), public, said, self.status, self.waiting_for, self.draw,
+            (self._ready[0], self._ready[1]),
+        )
+
+    def record(self) -> Record:
+        return Record(self.match, dict(self.tags))
+
+    def record_text(self) -> str:
+        """The whole match as ECN (for saving: it holds every hidden card)."""
+        return write_ecn(self.record())
+
+    # ------------------------------------------------------------------ watching
+
+    def watch(self, seat: int | None, callback: Listener) -> Callable[[], None]:
+        """Subscribe a seat's screen (or a watcher, seat None); returns the unsubscribe."""
+        w = _Watch(seat, callback)
+        self._watchers.append(w)
+        callback(self.update(seat))
+
+        def unsubscribe() -> None:
+            if w in self._watchers:
+                self._watchers.remove(w)
+
+        return unsubscribe
+
+    def _publish(self, event: Event | None = None) -> None:
+        if self.persist is not None:
+            self.persist(self)
+        for w in list(self._watchers):
+            w.callback(self.update(w.seat, event))
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, seat: int, action: Action) -> None:
+        """Apply a seat's action; IllegalAction (with a reason) leaves everything unchanged."""
+        m = self.match
+        if (
+            self._king_gate is not None
+            and seat != self._king_gate
+            and action.kind is Kind.CARD
+            and m.phase is Phase.TRICKS
+        ):
+            raise IllegalAction(
+                seat,
+                f"wait: {self.names[self._king_gate]} may still announce the king "
+                "before the first lead",
+            )
+        was_playing = m.phase is Phase.TRICKS
+        m.apply(action, seat)
+        if action.kind is Kind.KING and self._king_gate == seat:
+            self._king_gate = None
+        if not was_playing and m.phase is Phase.TRICKS:
+            self._open_king_gate()
+        n = action.cards.bit_count() if action.kind is Kind.DISCARD else 0
+        if m.needs_deal:
+            self._ready = [False, False]
+        self._publish(Event(seat, action, n))
+
+    def pass_king(self, seat: int) -> None:
+        """The seat will not announce the king now (lets the elder lead under opening_lead)."""
+        if self._king_gate == seat:
+            self._king_gate = None
+            self._publish()
+
+    def _open_king_gate(self) -> None:
+        """Under ``opening_lead`` the dealer must be able to announce before the elder leads.
+
+        Without this, a quick opponent could lead before a person has read the screen.
+        """
+        m = self.match
+        self._king_gate = None
+        if m.rules.king_deadline != "opening_lead" or m.played[0] or m.played[1]:
+            return
+        dealer = m.dealer
+        if m.king_may_announce(dealer):
+            self._king_gate = dealer
+
+    def choose_dealer(self, seat: int, dealer: int) -> None:
+        """The winner of the draw chooses who deals (``higher_chooses``, 001)."""
+        if self.status != "choose" or self.draw is None or self.draw.chooser != seat:
+            raise TableError(f"{self.names[seat]} does not choose the dealer now")
+        if dealer not in (0, 1):
+            raise TableError(f"no such seat {dealer!r}")
+        self.match.first_dealer = dealer
+        self.draw = FirstDealDraw(self.draw.cards, self.draw.redraws, dealer, seat)
+        self._deal()
+
+    def ready(self, seat: int) -> None:
+        """The seat asks for the next hand; it is dealt when both have asked."""
+        if self.status != "between":
+            return
+        self._ready[seat] = True
+        if all(self._ready):
+            self._deal()
+        else:
+            self._publish()
+
+    def _deal(self) -> None:
+        try:
+            self.match.deal(self.rng)
+        except DealError as e:  # pragma: no cover - the status checks prevent it
+            raise TableError(str(e)) from None
+        self._ready = [False, False]
+        self._king_gate = None
+        self._publish()
+
+    def has_asked_next_hand(self, seat: int) -> bool:
+        return self._ready[seat]
+
+    def may_announce(self, seat: int) -> bool:
+        return KING in self.match.legal_actions(seat)

@@ -1,0 +1,61 @@
+"""The server's persistent Ed25519 host key, and how users recognise and reach it.
+
+The key must survive restarts (otherwise every client sees a "host key changed"
+warning) and must never be readable by other local users.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import asyncssh
+
+HOST_KEY_FILENAME = "ssh_host_ed25519_key"
+
+
+def load_or_create_host_key(data_dir: str | os.PathLike[str]) -> asyncssh.SSHKey:
+    """Read the host key from `data_dir`, creating it (mode 0600) on first start."""
+    directory = Path(data_dir)
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = directory / HOST_KEY_FILENAME
+    if path.exists():
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+        return asyncssh.read_private_key(path)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="ecarte host key")
+    _write_private(path, key.export_private_key("openssh"))
+    return key
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Create the file 0600 from the start (never briefly world-readable), atomically."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def host_key_fingerprint(key: asyncssh.SSHKey) -> str:
+    """'SHA256:...' exactly as `ssh-keygen -l` and ssh's first-connect prompt show it."""
+    return key.get_fingerprint("sha256")
+
+
+def join_command(host: str, port: int, command: str | None = None) -> str:
+    """The ssh command a player types; `-t` is needed when a command is given."""
+    parts = ["ssh"]
+    if command:
+        parts.append("-t")
+    if port != 22:
+        parts += ["-p", str(port)]
+    parts.append(host)
+    if command:
+        parts.append(command)
+    return " ".join(parts)

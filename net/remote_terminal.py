@@ -1,0 +1,253 @@
+"""One remote pty as a served app sees it: where output goes and where input comes from.
+
+This object sits between an SSH channel (either asyncssh API) and the Textual driver.
+It exists separately from the driver because input and resizes can arrive before
+Textual has built the driver, and because the limits (output bound, input throttle,
+idle timeout) belong to the session, not to one app run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from net.limits import Limits, TokenBucket, clamp_size
+from net.terminal_caps import ColorSystem, pick_color_system, wants_no_color
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+_PENDING_INPUT_LIMIT = 64 * 1024
+"""Input bytes held before a driver exists; beyond this, reading pauses."""
+
+
+class ChannelLike(Protocol):
+    """The subset of asyncssh's SSHServerChannel this module uses."""
+
+    def write(self, data: bytes) -> None: ...  # noqa: D102
+    def get_write_buffer_size(self) -> int: ...  # noqa: D102
+    def get_extra_info(self, name: str, default: Any = None) -> Any: ...  # noqa: D102
+    def pause_reading(self) -> None: ...  # noqa: D102
+    def resume_reading(self) -> None: ...  # noqa: D102
+    def abort(self) -> None: ...  # noqa: D102
+    def exit(self, status: int) -> None: ...  # noqa: D102
+    def is_closing(self) -> bool: ...  # noqa: D102
+
+
+class InputSink(Protocol):
+    """What the terminal delivers input to (the SSH driver)."""
+
+    def feed_bytes(self, data: bytes) -> int:
+        """Parse raw input; return how many events it produced."""
+        ...
+
+    def resize(self, width: int, height: int) -> None:
+        """Tell the app the (already clamped) terminal size changed."""
+        ...
+
+
+class RemoteTerminal:
+    """Per-session I/O endpoint with the session's limits applied."""
+
+    def __init__(
+        self,
+        channel: ChannelLike,
+        *,
+        term_type: str | None,
+        size: tuple[int, int],
+        env: Mapping[str, str] | None = None,
+        limits: Limits | None = None,
+        pause_channel: bool = True,
+    ) -> None:
+        self.channel = channel
+        self.limits = limits or Limits()
+        self.term_type = term_type
+        self.env: Mapping[str, str] = dict(env or {})
+        self.size = clamp_size(*size, self.limits)
+        self.color_system: ColorSystem = pick_color_system(term_type, self.env)
+        self.no_color = wants_no_color(self.env)
+        self.app: App[Any] | None = None
+        """Set by the runner so limits can end the app."""
+        self.closed_reason: str | None = None
+        """Why the session was cut off by a limit, if it was."""
+        self.input_ended = False
+        self.peak_buffered = 0
+        """Largest unsent output seen, for tests and diagnostics."""
+        self.last_activity = time.monotonic()
+        self._pause_channel = pause_channel
+        self._sink: InputSink | None = None
+        self._pending: list[bytes] = []
+        self._pending_bytes = 0
+        self._paused = False
+        self._input_ready = asyncio.Event()
+        self._input_ready.set()
+        self._bucket = TokenBucket(
+            self.limits.max_input_events_per_second, self.limits.input_event_burst
+        )
+        self._channel_gone = False
+
+    # --- input side: called by the SSH session -------------------------------------
+
+    def receive(self, data: bytes) -> None:
+        """Bytes typed by the remote user."""
+        if not data or self.closed_reason is not None:
+            return
+        self.last_activity = time.monotonic()
+        if self._sink is None:
+            self._pending.append(data)
+            self._pending_bytes += len(data)
+            if self._pending_bytes > _PENDING_INPUT_LIMIT:
+                self._pause()
+            return
+        self._bucket.spend(self._sink.feed_bytes(data))
+        if self._should_throttle():
+            self._pause()
+
+    def resize(self, width: int, height: int) -> None:
+        """Window-change from the client; clamped before the app sees it."""
+        size = clamp_size(width, height, self.limits)
+        if size == self.size:
+            return
+        self.size = size
+        if self._sink is not None:
+            self._sink.resize(*size)
+
+    def end_of_input(self) -> None:
+        """The client closed its input (EOF) or the connection dropped: end the app."""
+        self.input_ended = True
+        self._input_ready.set()
+        self._exit_app()
+
+    def channel_lost(self) -> None:
+        """The channel is gone; nothing more may be written to it."""
+        self._channel_gone = True
+        self.end_of_input()
+
+    async def wait_input_ready(self) -> None:
+        """For readers that pull input (process API): wait while input is throttled."""
+        await self._input_ready.wait()
+
+    # --- driver side ------------------------------------------------------------------
+
+    def attach(self, sink: InputSink) -> None:
+        """A driver starts; give it whatever arrived before it existed."""
+        self._sink = sink
+        pending, self._pending, self._pending_bytes = self._pending, [], 0
+        for chunk in pending:
+            self._bucket.spend(sink.feed_bytes(chunk))
+        self.housekeeping()
+
+    def detach(self) -> None:
+        """The driver stops taking input; later bytes are dropped."""
+        self._sink = None
+        self._pending.clear()
+        self._pending_bytes = 0
+        self._resume()
+
+    def send(self, data: bytes) -> None:
+        """Write output unless the client has stopped reading for too long."""
+        if not data or self.closed_reason is not None or self._channel_gone:
+            return
+        bound = self.limits.max_output_buffer
+        before = self.buffered_bytes()
+        if before and before + len(data) > bound:
+            self.cut_off("output not being read", abort=True)
+            return
+        try:
+            self.channel.write(data)
+        except (OSError, RuntimeError):
+            self._channel_gone = True
+            self._exit_app()
+            return
+        after = self.buffered_bytes()
+        self.peak_buffered = max(self.peak_buffered, min(after, bound))
+        if after > bound:
+            self.cut_off("output not being read", abort=True)
+
+    def buffered_bytes(self) -> int:
+        """Output accepted but not yet sent: channel buffer plus the socket's buffer."""
+        size = self.channel.get_write_buffer_size()
+        # asyncssh ignores transport back-pressure, so a client that advertises a huge
+        # window and never reads would grow the transport buffer instead; count it.
+        conn = self.channel.get_extra_info("connection")
+        transport = getattr(conn, "_transport", None)
+        if transport is not None:
+            try:
+                size += transport.get_write_buffer_size()
+            except (AttributeError, RuntimeError):
+                pass
+        return size
+
+    def touch(self) -> None:
+        """Count as activity (apps call this to keep e.g. spectators from idling out)."""
+        self.last_activity = time.monotonic()
+
+    def housekeeping(self) -> None:
+        """Periodic check (driven by the driver's tick): throttle release and idle timeout."""
+        if self._paused and not self._should_throttle():
+            self._resume()
+        idle = self.limits.idle_timeout
+        if idle is not None and time.monotonic() - self.last_activity > idle:
+            self.cut_off("idle timeout", abort=False)
+
+    def cut_off(self, reason: str, *, abort: bool) -> None:
+        """End the session because a limit was hit; abort drops unsent output too."""
+        if self.closed_reason is not None:
+            return
+        self.closed_reason = reason
+        log.info("cutting off SSH session: %s", reason)
+        if abort:
+            self._channel_gone = True
+            try:
+                self.channel.abort()
+            except Exception:  # noqa: BLE001 - the channel may already be half-closed
+                log.debug("abort failed", exc_info=True)
+        self._exit_app()
+
+    def finish(self, status: int, farewell: str | None = None) -> None:
+        """Last words to the client, then exit status and channel close."""
+        if self._channel_gone:
+            return
+        self._channel_gone = True
+        try:
+            if farewell:
+                self.channel.write(farewell.encode("utf-8", "replace"))
+            self.channel.exit(status)
+        except (OSError, RuntimeError):
+            pass
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _should_throttle(self) -> bool:
+        if self._bucket.exhausted:
+            return True
+        app = self.app
+        return app is not None and app.message_queue_size > self.limits.max_pending_app_messages
+
+    def _pause(self) -> None:
+        if self._paused:
+            return
+        self._paused = True
+        self._input_ready.clear()
+        if self._pause_channel and not self._channel_gone:
+            self.channel.pause_reading()
+
+    def _resume(self) -> None:
+        if not self._paused:
+            return
+        self._paused = False
+        self._input_ready.set()
+        if self._pause_channel and not self._channel_gone:
+            # May synchronously deliver buffered data back into receive().
+            self.channel.resume_reading()
+
+    def _exit_app(self) -> None:
+        app = self.app
+        # return_code stays None until the app decides to exit; don't clobber its result.
+        if app is not None and app.return_code is None:
+            app.exit()

@@ -1,0 +1,201 @@
+"""Running a Textual `App` for one remote SSH user inside the server's own loop.
+
+`serve_app` is the core (used by the session-API server in `net.ssh_server`);
+`run_app_over_ssh` adapts asyncssh's process API to it for embedders that prefer a
+`process_factory`. Both make the app safe to expose first (`harden_app`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+from rich.console import Console
+from textual.filter import Monochrome, NoColor
+
+from net.limits import Limits
+from net.remote_terminal import RemoteTerminal
+from net.ssh_driver import SSHDriver
+
+if TYPE_CHECKING:
+    from textual.app import App, SystemCommand
+    from textual.screen import Screen
+
+log = logging.getLogger(__name__)
+
+_BLOCKED_SYSTEM_COMMANDS = frozenset({"Screenshot"})
+"""Command-palette entries that act on the server rather than the user's terminal."""
+
+RESTORE_FALLBACK = "\x1b[?1049l\x1b[?25h\x1b[0m"
+"""Sent if the app died before its driver could restore the terminal."""
+
+
+class _Discard:
+    """File-like sink for the app console (Textual renders through the driver)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def harden_app(app: App[Any]) -> App[Any]:
+    """Disable everything in a served app that could act on the server process.
+
+    The driver already refuses suspend, file delivery and URL opening; this also
+    removes the screenshot entry points and the process-wide stdout redirect.
+    """
+
+    def no_screenshot(*_args: Any, **_kwargs: Any) -> None:
+        app.notify("Screenshots are not available over SSH.", severity="warning")
+
+    def no_file(*_args: Any, **_kwargs: Any) -> str:
+        raise PermissionError("served sessions cannot write files on the server")
+
+    def no_suspend() -> None:
+        """A served app has no process of its own to suspend."""
+
+    original_commands = app.get_system_commands
+
+    def system_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for command in original_commands(screen):
+            if command.title not in _BLOCKED_SYSTEM_COMMANDS:
+                yield command
+
+    # Instance attributes shadow the class methods, which is also what Textual's
+    # action dispatch (getattr on the app) and the system-commands provider see.
+    app.action_screenshot = no_screenshot  # type: ignore[method-assign]
+    app.deliver_screenshot = no_screenshot  # type: ignore[method-assign,assignment]
+    app.save_screenshot = no_file  # type: ignore[method-assign]
+    app.action_suspend_process = no_suspend  # type: ignore[method-assign]
+    app.get_system_commands = system_commands  # type: ignore[method-assign]
+
+    # App._process_messages wraps the run in contextlib.redirect_stdout/stderr, which
+    # swap the *process-wide* sys.stdout. Interleaved apps would restore each other's
+    # captures (leaving sys.stdout pointing at a dead app). Capturing into whatever is
+    # current makes each redirect a no-op; prints from app code reach the server log.
+    app._capture_stdout = sys.stdout  # type: ignore[assignment]
+    app._capture_stderr = sys.stderr  # type: ignore[assignment]
+    return app
+
+
+def apply_terminal_settings(app: App[Any], terminal: RemoteTerminal) -> None:
+    """Render for the client's terminal, not for the server's environment."""
+    env = {key: terminal.env[key] for key in ("COLORTERM",) if key in terminal.env}
+    env["TERM"] = terminal.term_type or "xterm"
+    app.console = Console(
+        color_system=terminal.color_system,
+        file=_Discard(),  # type: ignore[arg-type]
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+        _environ=env,
+    )
+    if terminal.no_color and not app.no_color:
+        app.no_color = True
+        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+
+
+async def serve_app(app: App[Any], terminal: RemoteTerminal) -> int:
+    """Run `app` on `terminal` until it exits; return the SSH exit status.
+
+    The app runs in its own task so its `active_app` context is its own. The channel is
+    finished (farewell line, exit status, close) unless a limit already aborted it.
+    """
+    harden_app(app)
+    apply_terminal_settings(app, terminal)
+    app.driver_class = SSHDriver.for_terminal(terminal)
+    terminal.app = app
+    task = asyncio.create_task(
+        app.run_async(headless=False, mouse=True, size=terminal.size),
+        name=f"served-app-{id(app):x}",
+    )
+    status = 0
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        # Server shutdown: let the app close properly, then finish the channel.
+        app.exit()
+        await asyncio.wait({task}, timeout=5)
+        if not task.done():
+            task.cancel()
+        status = 1
+        terminal.finish(status, "\r\nServer shutting down.\r\n")
+        raise
+    except Exception:
+        log.exception("served app crashed")
+        status = 1
+    finally:
+        terminal.app = None
+    status = status or (app.return_code or 0)
+    terminal.finish(status, _farewell(app, terminal, status))
+    return status
+
+
+def _farewell(app: App[Any], terminal: RemoteTerminal, status: int) -> str | None:
+    """One line telling the user why the session ended, when it wasn't their choice."""
+    restore = "" if app._driver is not None else RESTORE_FALLBACK
+    if terminal.closed_reason == "idle timeout":
+        return f"{restore}Disconnected: no input for a long time.\r\n"
+    if status:
+        return f"{restore}Sorry, the session ended because of an internal error.\r\n"
+    return restore or None
+
+
+async def run_app_over_ssh(
+    app: App[Any], process: asyncssh.SSHServerProcess[Any], *, limits: Limits | None = None
+) -> int:
+    """Serve `app` on an asyncssh process (process_factory API); returns the exit status.
+
+    The server must be created with ``encoding=None`` and ``line_editor=False``.
+    Resizes arrive as `asyncssh.TerminalSizeChanged` raised from reads.
+    """
+    channel = process.channel
+    width, height, _, _ = process.term_size
+    terminal = RemoteTerminal(
+        channel,  # type: ignore[arg-type]
+        term_type=process.term_type,
+        size=(width, height),
+        env=process.env,
+        limits=limits,
+        pause_channel=False,
+    )
+    pump = asyncio.create_task(_pump_process_input(process, terminal))
+    try:
+        return await serve_app(app, terminal)
+    finally:
+        pump.cancel()
+
+
+async def _pump_process_input(
+    process: asyncssh.SSHServerProcess[Any], terminal: RemoteTerminal
+) -> None:
+    """Copy stdin bytes and size changes from the process API into the terminal."""
+    while True:
+        await terminal.wait_input_ready()
+        try:
+            data = await process.stdin.read(32768)
+        except asyncssh.TerminalSizeChanged as change:
+            terminal.resize(change.width, change.height)
+            continue
+        except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+            continue
+        except (OSError, asyncssh.Error):
+            terminal.end_of_input()
+            return
+        if not data:
+            terminal.end_of_input()
+            return
+        terminal.receive(data if isinstance(data, bytes) else data.encode())
