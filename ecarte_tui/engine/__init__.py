@@ -5,7 +5,7 @@ from .cards import card_label, card_str, cards_of, mask_of, parse_card
 from .deal import Deal, FirstDealDraw, deal_from, draw_first_dealer, shuffled_deck
 from .ecn import EcnError, Record, read_ecn, summary, write_ecn
 from .errors import IllegalAction
-from .match import A, B, SEATS, DealError, HandRecord, Match, Phase
+from .match import SEATS, A, B, DealError, HandRecord, Match, Phase
 from .rules import PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
 from .view import Event, SeatView, Trick, seat_view
 

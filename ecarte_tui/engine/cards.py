@@ -106,7 +106,8 @@ def card_label(card: int, ascii_only: bool = False) -> str:
     return face + (SUITS if ascii_only else SUIT_SYMBOLS)[card >> 3]
 
 
-_SUIT_ALIASES = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_SYMBOLS)}}
+_SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)}
+_SUIT_ALIASES.update({s: i for i, s in enumerate(SUIT_SYMBOLS)})
 _SUIT_ALIASES.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
 
 
@@ -137,5 +138,7 @@ def sort_key(card: int, trump: int | None = None, ace_high: bool = False) -> tup
     return (group, -STRENGTH[ace_high][card])
 
 
-def sorted_hand(cards: Iterable[int], trump: int | None = None, ace_high: bool = False) -> list[int]:
+def sorted_hand(
+    cards: Iterable[int], trump: int | None = None, ace_high: bool = False
+) -> list[int]:
     return sorted(cards, key=lambda c: sort_key(c, trump, ace_high))

@@ -15,7 +15,6 @@ from typing import overload
 from .actions import ACCEPT, CARD_ACTIONS, KING, PLAY, PROPOSE, REFUSE, Action, Kind, discard
 from .cards import (
     HIGHER,
-    KING as KING_FACE,
     STRENGTH,
     SUIT_MASK,
     SUIT_NAMES,
@@ -23,6 +22,9 @@ from .cards import (
     card_str,
     cards_of,
     make_card,
+)
+from .cards import (
+    KING as KING_FACE,
 )
 from .deal import deal_from, shuffled_deck
 from .errors import IllegalAction

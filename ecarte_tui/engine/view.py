@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .actions import Action, Kind, discard
 from .cards import cards_of, sorted_hand
-from .match import A, SEATS, Match, Phase
+from .match import SEATS, A, Match, Phase
 from .rules import Rules
 
 
@@ -149,8 +149,8 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
     if rec is None:
         return SeatView(
             seat, match.rules, match.phase, match.to_move, tuple(legal), 0, 0, None, None, (),
-            (), (), 0, (0, 0), ((), ()), None, None, 0, 0, (), None, None, (0, 0), None, None, (0, 0),
-            tuple(match.games_won), (0, 0), (), (), None, match.match_winner,
+            (), (), 0, (0, 0), ((), ()), None, None, 0, 0, (), None, None, (0, 0), None, None,
+            (0, 0), tuple(match.games_won), (0, 0), (), (), None, match.match_winner,
         )
     events = []
     for s, action in rec.actions:

@@ -1,0 +1,328 @@
+"""The live tables of a server: who sits where, who dropped, and what the store must remember.
+
+No game rules here (they are in the engine) and no sockets (they are in the SSH layer): the
+club only seats players and bots at tables and keeps the store in step with every table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import string
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ecarte_tui.bot_seat import BotSeat
+from ecarte_tui.engine import PRESETS, EcnError, Rules, RulesError
+from ecarte_tui.engine.rules import parse_value
+from ecarte_tui.table import Table
+
+from .store import Player, Store, StoredTable
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
+BOT_PREFIX = "bot:"
+
+
+class ClubError(ValueError):
+    """A request refused with a message for the player: no such table, table full..."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    preset: str = "classic"
+    overrides: tuple[tuple[str, str], ...] = ()
+    opponent: str = "human"  # or "bot:LEVEL"
+
+    def rules(self) -> Rules:
+        rules = Rules.named(self.preset)
+        for name, value in self.overrides:
+            rules = rules.with_text(name, value)
+        return rules
+
+    def to_json(self) -> dict[str, object]:
+        return {"preset": self.preset, "overrides": dict(self.overrides), "opponent": self.opponent}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> TableOptions:
+        overrides = data.get("overrides") or {}
+        assert isinstance(overrides, dict)
+        return cls(
+            str(data.get("preset", "classic")),
+            tuple((str(k), str(v)) for k, v in overrides.items()),
+            str(data.get("opponent", "human")),
+        )
+
+    def check(self) -> None:
+        """RulesError for an unknown preset, parameter or value (checked before creating)."""
+        if self.preset not in PRESETS:
+            raise RulesError(f"unknown rules preset {self.preset!r}")
+        for name, value in self.overrides:
+            parse_value(name, value)
+        self.rules()
+
+
+@dataclass
+class SeatState:
+    player_id: str | None = None
+    name: str | None = None
+    sessions: int = 0
+    dropped_at: float | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.player_id and self.player_id.startswith(BOT_PREFIX))
+
+
+@dataclass
+class LiveTable:
+    code: str
+    options: TableOptions
+    seats: list[SeatState]
+    table: Table | None = None
+    bots: list[BotSeat | None] = field(default_factory=lambda: [None, None])
+    watchers: int = 0
+    finished: bool = False
+    forfeit: int | None = None  # the seat that lost by not coming back
+    listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        return "playing" if self.table is not None else "open"
+
+    def seat_of(self, player_id: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player_id == player_id:
+                return i
+        return None
+
+    def notify(self) -> None:
+        for cb in list(self.listeners):
+            cb(self)
+
+
+def _bot_factory(level: str, seed: int) -> object:
+    from ecarte_tui.bots import make_bot  # imported late: bots are heavy and optional here
+
+    return make_bot(level, seed)
+
+
+class Club:
+    """All live tables of one server, kept in step with the store."""
+
+    def __init__(
+        self,
+        store: Store,
+        archive_dir: Path | None = None,
+        reconnect_timeout: float = 300.0,
+        bot_delay: float = 0.8,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+        bot_factory: Callable[[str, int], object] = _bot_factory,
+    ) -> None:
+        self.store = store
+        self.archive_dir = archive_dir
+        self.reconnect_timeout = reconnect_timeout
+        self.bot_delay = bot_delay
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.bot_factory = bot_factory
+        self.tables: dict[str, LiveTable] = {}
+        self.lobby_listeners: list[Callable[[], None]] = []
+
+    # ------------------------------------------------------------------ lobby
+
+    def open_tables(self) -> list[LiveTable]:
+        """Tables to show in the lobby: waiting for a player, or being played."""
+        return [t for t in self.tables.values() if not t.finished]
+
+    def find(self, code: str) -> LiveTable:
+        lt = self.tables.get(code.strip().upper())
+        if lt is None:
+            raise ClubError(f"there is no table {code.strip().upper()!r} on this server")
+        return lt
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(4))
+            if code not in self.tables and not self.store.code_exists(code):
+                return code
+
+    def _lobby_changed(self) -> None:
+        for cb in list(self.lobby_listeners):
+            cb()
+
+    # ------------------------------------------------------------------ tables
+
+    def create(self, player: Player, options: TableOptions) -> tuple[LiveTable, int]:
+        """A new table with ``player`` in seat A; against a bot it starts at once."""
+        options.check()
+        code = self._new_code()
+        seats = [SeatState(player.id, player.name), SeatState()]
+        if options.opponent.startswith(BOT_PREFIX):
+            level = options.opponent[len(BOT_PREFIX):]
+            seats[1] = SeatState(options.opponent, f"Bot ({level})")
+        lt = LiveTable(code, options, seats)
+        self.tables[code] = lt
+        self.store.create_table(
+            code, options.to_json(), (seats[0].player_id, seats[1].player_id),
+            (seats[0].name, seats[1].name), "", "open",
+        )
+        if seats[1].player_id is not None:
+            self._start(lt)
+        self._lobby_changed()
+        return lt, 0
+
+    def sit(self, code: str, player: Player) -> tuple[LiveTable, int]:
+        """Take a free seat, or come back to one's own seat (the same key)."""
+        lt = self.find(code)
+        if lt.finished:
+            raise ClubError(f"the game at table {lt.code} is over")
+        own = lt.seat_of(player.id)
+        if own is not None:
+            return lt, own
+        free = next((i for i, s in enumerate(lt.seats) if s.player_id is None), None)
+        if free is None:
+            raise ClubError(f"table {lt.code} is full: you may watch it instead")
+        lt.seats[free] = SeatState(player.id, player.name)
+        self.store.save_table(
+            lt.code,
+            seats=(lt.seats[0].player_id, lt.seats[1].player_id),
+            names=(lt.seats[0].name, lt.seats[1].name),
+        )
+        self._start(lt)
+        self._lobby_changed()
+        return lt, free
+
+    def _start(self, lt: LiveTable, ecn: str = "") -> None:
+        names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
+        if ecn:
+            table = Table.from_record(ecn, seed=self.rng.getrandbits(64))
+        else:
+            table = Table.new(lt.options.rules(), names, seed=self.rng.getrandbits(64))
+        self._attach(lt, table)
+
+    def _attach(self, lt: LiveTable, table: Table) -> None:
+        lt.table = table
+        table.persist = lambda t, lt=lt: self._persist(lt, t)
+        self._persist(lt, table)
+        for i, s in enumerate(lt.seats):
+            if s.is_bot:
+                self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
+
+    def _seat_bot(self, lt: LiveTable, seat: int, level: str) -> None:
+        assert lt.table is not None
+        bot = self.bot_factory(level, self.rng.getrandbits(32))
+        runner = BotSeat(lt.table, seat, bot, delay=self.bot_delay)  # type: ignore[arg-type]
+        lt.bots[seat] = runner
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # started by restore() before the loop runs; start_bots() follows
+        runner.start()
+
+    def start_bots(self) -> None:
+        for lt in self.tables.values():
+            for b in lt.bots:
+                if b is not None and b._unwatch is None:
+                    b.start()
+
+    def _persist(self, lt: LiveTable, table: Table) -> None:
+        """Written before the change is shown to anyone (Table.persist)."""
+        m = table.match
+        status = "finished" if m.is_over else "playing"
+        winner = None
+        if m.is_over and m.match_winner is not None:
+            winner = lt.seats[m.match_winner].player_id
+        self.store.save_table(lt.code, ecn=table.record_text(), status=status, winner=winner)
+        if m.is_over and not lt.finished:
+            lt.finished = True
+            self._archive(lt, table)
+            self._lobby_changed()
+
+    def _archive(self, lt: LiveTable, table: Table) -> None:
+        if self.archive_dir is None:
+            return
+        self.archive_dir.mkdir(parents=True, exist_ok=True)
+        (self.archive_dir / f"{lt.code}.ecn").write_text(table.record_text(), encoding="utf-8")
+
+    # ------------------------------------------------------------------ presence
+
+    def connected(self, lt: LiveTable, seat: int) -> None:
+        s = lt.seats[seat]
+        s.sessions += 1
+        s.dropped_at = None
+        lt.notify()
+
+    def disconnected(self, lt: LiveTable, seat: int) -> None:
+        s = lt.seats[seat]
+        s.sessions = max(0, s.sessions - 1)
+        if s.sessions == 0 and not s.is_bot and not lt.finished:
+            s.dropped_at = self.clock()
+        lt.notify()
+
+    def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:
+        """Seconds left for a dropped player to come back, or None if connected."""
+        s = lt.seats[seat]
+        if s.dropped_at is None:
+            return None
+        return max(0.0, self.reconnect_timeout - (self.clock() - s.dropped_at))
+
+    def take_win(self, lt: LiveTable, seat: int) -> None:
+        """The opponent did not come back in time: ``seat`` wins by forfeit."""
+        other = 1 - seat
+        left = self.reconnect_left(lt, other)
+        if left is None or left > 0:
+            raise ClubError("the opponent may still come back")
+        assert lt.table is not None
+        lt.finished = True
+        lt.forfeit = other
+        lt.table.tags["Result"] = f"{'AB'[seat]} wins: {lt.seats[other].name} did not come back"
+        self.store.save_table(
+            lt.code, ecn=lt.table.record_text(), status="finished",
+            winner=lt.seats[seat].player_id,
+        )
+        self._archive(lt, lt.table)
+        lt.notify()
+        self._lobby_changed()
+
+    def replace_with_bot(self, lt: LiveTable, seat: int, level: str = "expert") -> None:
+        """The opponent did not come back in time: a bot takes the seat and the game goes on."""
+        left = self.reconnect_left(lt, seat)
+        if left is None or left > 0:
+            raise ClubError("the player may still come back")
+        lt.seats[seat] = SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})")
+        self.store.save_table(
+            lt.code,
+            seats=(lt.seats[0].player_id, lt.seats[1].player_id),
+            names=(lt.seats[0].name, lt.seats[1].name),
+        )
+        self._seat_bot(lt, seat, level)
+        lt.notify()
+
+    # ------------------------------------------------------------------ restart
+
+    def restore(self) -> list[str]:
+        """Bring back every unfinished table after a restart; returns the broken ones' codes."""
+        broken = []
+        for st in self.store.tables("open", "playing"):
+            try:
+                self._restore_one(st)
+            except (EcnError, RulesError, ValueError):
+                broken.append(st.code)
+        return broken
+
+    def _restore_one(self, st: StoredTable) -> None:
+        options = TableOptions.from_json(st.options)
+        seats = [SeatState(st.seats[i], st.names[i]) for i in (0, 1)]
+        lt = LiveTable(st.code, options, seats)
+        now = self.clock()
+        for s in seats:  # everybody is away until they reconnect
+            if s.player_id is not None and not s.is_bot:
+                s.dropped_at = now
+        self.tables[st.code] = lt
+        if st.status == "playing" or (seats[0].player_id and seats[1].player_id):
+            self._start(lt, st.ecn)
