@@ -35,9 +35,12 @@ class Limits:
     max_output_buffer: int = 1 << 20
     """Unsent output bytes allowed for a client that stopped reading before it is cut off."""
     max_input_events_per_second: float = 1000.0
-    """Sustained rate of parsed input events; beyond it reading pauses (flow control)."""
+    """Sustained rate of key/mouse events; beyond it they are dropped (a hostile paste
+    of a megabyte of raw keys must not keep an app busy for minutes)."""
     input_event_burst: float = 5000.0
-    """Input events allowed in one burst before the rate above applies."""
+    """Key/mouse events allowed in one burst before the rate above applies."""
+    max_paste_chars: int = 256 * 1024
+    """Longer bracketed pastes are cut; Textual buffers a paste char by char until its end."""
     max_pending_app_messages: int = 500
     """Pause reading input while the app has this many unprocessed messages queued."""
     max_columns: int = 500
@@ -54,7 +57,7 @@ def clamp_size(width: int, height: int, limits: Limits) -> tuple[int, int]:
 
 
 class TokenBucket:
-    """Classic token bucket; used to throttle input events per session."""
+    """Classic token bucket; used to rate-limit input events per session."""
 
     def __init__(self, rate: float, burst: float, clock: Clock = time.monotonic) -> None:
         self._rate = rate
@@ -68,16 +71,13 @@ class TokenBucket:
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
 
-    def spend(self, amount: float) -> None:
-        """Take tokens; the balance may go negative so a big burst is paid back in time."""
+    def try_take(self, amount: float = 1.0) -> bool:
+        """Take tokens if there are enough; False means the caller should drop the item."""
         self._refill()
+        if self._tokens < amount:
+            return False
         self._tokens -= amount
-
-    @property
-    def exhausted(self) -> bool:
-        """True while the balance is negative, i.e. the caller should stop reading."""
-        self._refill()
-        return self._tokens < 0
+        return True
 
 
 class ConnectionTracker:

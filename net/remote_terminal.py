@@ -104,8 +104,8 @@ class RemoteTerminal:
             if self._pending_bytes > _PENDING_INPUT_LIMIT:
                 self._pause()
             return
-        self._bucket.spend(self._sink.feed_bytes(data))
-        if self._should_throttle():
+        self._sink.feed_bytes(data)
+        if self._app_backlogged():
             self._pause()
 
     def resize(self, width: int, height: int) -> None:
@@ -139,7 +139,7 @@ class RemoteTerminal:
         self._sink = sink
         pending, self._pending, self._pending_bytes = self._pending, [], 0
         for chunk in pending:
-            self._bucket.spend(sink.feed_bytes(chunk))
+            sink.feed_bytes(chunk)
         self.housekeeping()
 
     def detach(self) -> None:
@@ -189,7 +189,7 @@ class RemoteTerminal:
 
     def housekeeping(self) -> None:
         """Periodic check (driven by the driver's tick): throttle release and idle timeout."""
-        if self._paused and not self._should_throttle():
+        if self._paused and not self._app_backlogged():
             self._resume()
         idle = self.limits.idle_timeout
         if idle is not None and time.monotonic() - self.last_activity > idle:
@@ -223,9 +223,11 @@ class RemoteTerminal:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _should_throttle(self) -> bool:
-        if self._bucket.exhausted:
-            return True
+    def admit_input_event(self) -> bool:
+        """Rate limit for key/mouse events; False means drop this one."""
+        return self._bucket.try_take()
+
+    def _app_backlogged(self) -> bool:
         app = self.app
         return app is not None and app.message_queue_size > self.limits.max_pending_app_messages
 

@@ -19,6 +19,7 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 
+from net.paste_limit import PasteLimiter
 from net.remote_terminal import RemoteTerminal
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ class SSHDriver(Driver):
         # Invalid UTF-8 from a client must not raise (asyncssh's strict decoding would
         # drop the connection); it becomes U+FFFD instead.
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._paste_limiter = PasteLimiter(self.terminal.limits.max_paste_chars)
 
     # --- capabilities: nothing process-level is possible from a remote session ----------
 
@@ -203,7 +205,7 @@ class SSHDriver(Driver):
         """Parse raw client bytes into Textual events; returns the event count."""
         if not self._input_enabled:
             return 0
-        text = self._decode(data)
+        text = self._paste_limiter.filter(self._decode(data))
         count = 0
         try:
             for event in self._parser.feed(text):
@@ -235,6 +237,9 @@ class SSHDriver(Driver):
         if isinstance(message, events.MouseEvent):
             width, height = self._size or self.terminal.size
             if not (0 <= message.screen_x < width and 0 <= message.screen_y < height):
+                return 0
+        if isinstance(message, (events.Key, events.MouseEvent)):
+            if not self.terminal.admit_input_event():
                 return 0
         self.process_message(message)
         return 1
