@@ -30,7 +30,7 @@ def load(path: str) -> tuple[Record | None, str | None, int]:
         else:
             with open(path, "rb") as f:
                 data = f.read()
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a BOM from a Windows editor is not an error
     except OSError as e:
         return None, f"{name}:0: cannot read the file: {e.strerror or e}", SYNTAX
     except UnicodeDecodeError as e:

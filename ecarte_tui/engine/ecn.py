@@ -10,13 +10,14 @@ from .actions import Action
 from .cards import card_str, parse_card
 from .errors import IllegalAction
 from .match import SEATS, DealError, Match, Phase
-from .rules import PARAMETERS, PRESETS, Rules, RulesError, format_value, parse_value
+from .rules import PARAMETERS, PRESETS, Rules, RulesError, format_value
 
 SYNTAX = 2  # exit status: not ECN
 RULE = 1  # exit status: well-formed, but breaks a rule
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _HEADER = ("dealer", "A", "B", "up", "stock")
+_SEAT_WORDS = ("A", "B")  # not ``in SEATS``: that is a substring test, true for "AB"
 
 
 class EcnError(ValueError):
@@ -101,7 +102,7 @@ class _Reader:
                 raise EcnError(n, "the line 'hand' takes nothing after it", SYNTAX)
             self.start(n)
             return
-        if words[0] in SEATS and len(words) >= 2:
+        if words[0] in _SEAT_WORDS and len(words) >= 2:
             self.action(n, words[0], line[1:].strip())
             return
         raise EcnError(n, f"unknown keyword {words[0]!r}", SYNTAX)
@@ -121,8 +122,8 @@ class _Reader:
             self.rules_line = n
             self.tags[name] = value
         elif name[0].islower():
-            try:
-                parse_value(name, value)
+            try:  # the whole value, range included, here: the first bad line is this one
+                Rules().with_text(name, value)
             except RulesError as e:
                 raise EcnError(n, str(e), SYNTAX) from None
             self.params.append((n, name, value))
@@ -153,7 +154,7 @@ class _Reader:
         match = self.match
         assert match is not None
         if want == "dealer":
-            if len(words) != 2 or words[1] not in SEATS:
+            if len(words) != 2 or words[1] not in _SEAT_WORDS:
                 raise EcnError(n, "expected 'dealer A' or 'dealer B'", SYNTAX)
             seat = SEATS.index(words[1])
             expected = match.next_dealer

@@ -341,8 +341,12 @@ class Match:
         return (h & SUIT_MASK[self.trump]) or h
 
     def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        if seat is None:
+            seat = self.to_move
+            if seat is None:  # between hands or after the match: nobody may do anything
+                return False
         try:
-            self._check(action, self.to_move if seat is None else seat)
+            self._check(action, seat)
         except IllegalAction:
             return False
         return True
@@ -356,6 +360,8 @@ class Match:
                 self._check(action, A)  # raises with the reason
             seat = self.to_move
             assert seat is not None
+        elif seat not in (A, B):
+            raise IllegalAction(0, f"there is no seat {seat!r}: seats are 0 (A) and 1 (B)")
         self._check(action, seat)
         rec = self._hand
         assert rec is not None

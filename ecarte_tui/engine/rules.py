@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+_PRESET_NAMES = ("classic", "academie", "regles", "britannica", "nl")
 FIRST_DEALER = ("lowest_deals", "highest_deals", "higher_chooses")
 KING_DEADLINE = ("own_first_card", "opening_lead")
 PENALIZED = ("committer", "elder")
@@ -28,6 +29,8 @@ class Rules:
     ace_high: bool = False
 
     def __post_init__(self) -> None:
+        if self.preset not in _PRESET_NAMES:
+            raise RulesError(f"unknown rules preset {self.preset!r}")
         _check("first_dealer", self.first_dealer, FIRST_DEALER)
         _check("king_deadline", self.king_deadline, KING_DEADLINE)
         _check("penalized", self.penalized, PENALIZED)
@@ -86,7 +89,7 @@ def parse_value(name: str, value: str) -> Any:
             raise RulesError(f"ace_high must be yes or no, not {value!r}")
         return value == "yes"
     if name in ("dealer_min_discard", "target", "games_to_win"):
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):  # '²'.isdigit() but int('²') fails
             raise RulesError(f"{name} must be a whole number, not {value!r}")
         return int(value)
     return value

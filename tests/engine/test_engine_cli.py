@@ -1,0 +1,108 @@
+"""ECN.md 'ecarte replay': the command end to end, in a subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from engine_support import EXAMPLE, EXAMPLE_JSON
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def replay(*args, stdin=None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "ecarte_tui", "replay", *map(str, args)],
+        capture_output=True, env=env, cwd=ROOT, input=stdin, timeout=60,
+    )
+
+
+@pytest.fixture
+def write(tmp_path):
+    def _write(name, data):
+        p = tmp_path / name
+        p.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        return p
+
+    return _write
+
+
+def test_json_of_a_valid_record_exit_0(write):
+    """ECN.md: --json prints one JSON object on stdout, exit status 0."""
+    p = write("anna.ecn", EXAMPLE)
+    r = replay(p, "--json")
+    assert r.returncode == 0 and r.stderr == b""
+    got = json.loads(r.stdout)
+    want = json.loads(EXAMPLE_JSON)
+    assert got["params"]["first_dealer"] == "higher_chooses" and len(got["params"]) == 8
+    got.pop("params")
+    want.pop("params")
+    assert got == want
+    assert r.stdout.decode().count("\n") == 1  # one object, one line
+
+
+def test_game_in_progress_is_valid(write):
+    """ECN.md: exit 0 for a valid record, finished or not."""
+    p = write("progress.ecn", EXAMPLE.split("A JH")[0])
+    r = replay(p, "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["hands"][0]["complete"] is False
+
+
+def test_rule_break_exit_1(write):
+    """ECN.md: a rule break: 'FILE:LINE: reason' on stderr, nothing on stdout, status 1."""
+    p = write("bad.ecn", EXAMPLE.replace("A king", "B king"))
+    r = replay(p, "--json")
+    assert r.returncode == 1 and r.stdout == b""
+    assert r.stderr.decode() == (
+        f"{p}:14: B cannot announce the king: B does not hold KS (spades are trumps)\n"
+    )
+
+
+def test_not_ecn_exit_2(write):
+    """ECN.md: not ECN (here an unknown keyword): status 2, 'FILE:LINE: reason'."""
+    p = write("junk.ecn", EXAMPLE.replace("A play", "A plays"))
+    r = replay(p, "--json")
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode().startswith(f"{p}:13: ")
+
+
+def test_unreadable_file_exit_2(tmp_path):
+    """ECN.md: a file that cannot be read: status 2, 'FILE:LINE: reason'."""
+    missing = tmp_path / "missing.ecn"
+    r = replay(missing, "--json")
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode().startswith(f"{missing}:")
+    r = replay(tmp_path, "--json")  # a directory
+    assert r.returncode == 2 and r.stdout == b""
+
+
+def test_not_utf8_exit_2(write):
+    """ECN.md: a file that is not UTF-8 text is not ECN: status 2, with the line."""
+    p = write("latin1.ecn", EXAMPLE.replace("Ben", "Bén").encode("latin-1"))
+    r = replay(p, "--json")
+    assert r.returncode == 2 and r.stdout == b""
+    assert r.stderr.decode() == f"{p}:5: this is not UTF-8 text\n"
+
+
+def test_standard_input_and_text_replay(write):
+    """ECN.md: 'ecarte replay FILE' shows the match move by move ('-' reads standard input)."""
+    r = replay("-", "--json", stdin=EXAMPLE.encode())
+    assert r.returncode == 0 and json.loads(r.stdout)["games"][0]["score"] == {"A": 1, "B": 2}
+    p = write("anna.ecn", EXAMPLE)
+    r = replay(p)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "Anna" in out and "Ben" in out
+    assert "score 1-2" in out
+
+
+def test_a_byte_order_mark_is_not_an_error(write):
+    """A record saved by an editor that writes a UTF-8 BOM still reads."""
+    p = write("bom.ecn", b"\xef\xbb\xbf" + EXAMPLE.encode("utf-8"))
+    r = replay(p, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["hands"][0]["king"] == "A"
