@@ -63,6 +63,9 @@ class BotSeat:
         if status == "between":
             return not t.has_asked_next_hand(self.seat)
         if status == "play":
+            waiting = t.waiting_for
+            if waiting is not None and waiting != self.seat:
+                return False  # e.g. the dealer may still announce the king: wait for him
             return bool(t.match.legal_actions(self.seat))
         return False
 

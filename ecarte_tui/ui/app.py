@@ -1,0 +1,272 @@
+"""The Écarté app: one seat at a table, a home screen for local play, settings and themes.
+
+``EcarteApp(table=..., seat=..., settings=..., served=True)`` is what the SSH server runs,
+one per session, all in one process: such an app never touches the server's files, cannot be
+suspended, and learns everything about the game from the table it is bound to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from ..bot_seat import Chooser
+from ..engine import EcnError
+from ..table import Table
+from .local_game import GameOptions, LocalGame
+from .settings import (
+    Settings,
+    clear_save,
+    load_settings,
+    read_save,
+    save_settings,
+    write_save,
+)
+from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
+from .widgets.felt import Look
+
+STYLES = Path(__file__).parent / "styles"
+
+
+class EcarteApp(App[int]):
+    TITLE = "Écarté"
+    CSS_PATH: ClassVar[list[str | Path]] = [
+        STYLES / "app.tcss", STYLES / "table.tcss", STYLES / "dialogs.tcss",
+        STYLES / "home.tcss",
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("f1", "help", "Help", show=False),
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False),
+    ]
+
+    def __init__(
+        self,
+        table: Table | None = None,
+        seat: int = 0,
+        settings: Settings | None = None,
+        served: bool = False,
+        *,
+        home: bool = False,
+        options: GameOptions | None = None,
+        opponent: Chooser | None = None,
+        bot_delay: float | None = None,
+        save: bool | None = None,
+    ) -> None:
+        """``table``+``seat``: sit at an existing table (the server's way in).
+
+        Otherwise a local game against a bot is made from ``options`` (``ecarte play``), or
+        the home screen is shown (``home``). ``opponent`` replaces the bot (tests);
+        ``bot_delay`` overrides the bot-speed setting; ``save`` writes the game on quit and
+        settings on change (default: only when not served).
+        """
+        super().__init__()
+        self.served = served
+        self.settings = settings if settings is not None else (
+            Settings() if served else load_settings())
+        self.persist = (not served) if save is None else (save and not served)
+        self.table = table
+        self.seat = seat
+        self.start_home = home and table is None
+        self.options = options
+        self.opponent = opponent
+        self.bot_delay = bot_delay
+        self.local: LocalGame | None = None
+        self.themes = load_themes()
+        for theme, _title in self.themes.values():
+            self.register_theme(theme)
+        wanted = self.settings.theme
+        self.theme = wanted if wanted in self.available_themes else (
+            DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def can_start_games(self) -> bool:
+        """Only a local app makes new tables; a served one is bound to the server's table."""
+        return not self.served and self.table is None or self.local is not None
+
+    @property
+    def look(self) -> Look:
+        return Look(self.settings.four_colour, self.settings.ascii_cards)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(TABLE_VARIABLES)
+
+    def on_mount(self) -> None:
+        from .screens.home import HomeScreen
+
+        if self.table is not None and self.opponent is not None:
+            # a given table with a bot opposite: tests, and local games made elsewhere
+            self._start_local(LocalGame(self.table, self.opponent, self.seat, self._delay()))
+        elif self.table is not None:
+            self._sit(self.table, self.seat)
+        elif self.start_home:
+            self.push_screen(HomeScreen())
+        else:
+            if self.has_saved_game():
+                self.notify("Your saved game is kept until you quit this one; run `ecarte` "
+                            "and choose Continue to play it.", timeout=6)
+            self.start_game(self.options or GameOptions.from_settings(self.settings))
+
+    def _delay(self) -> float:
+        return self.bot_delay if self.bot_delay is not None else self.settings.bot_delay
+
+    def _sit(self, table: Table, seat: int, on_watching: Callable[[], None] | None = None
+             ) -> None:
+        from .screens.table import TableScreen
+
+        screen = TableScreen(table, seat, self.look, self.settings.auto_announce, on_watching)
+        self.push_screen(screen)
+
+    def _start_local(self, game: LocalGame) -> None:
+        self._stop_local()
+        self.local = game
+        self.table = game.table
+        self.seat = game.seat
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        # the bot sits down once the screen listens, so nothing it says is missed
+        self._sit(game.table, game.seat, game.start)
+
+    def _stop_local(self) -> None:
+        if self.local is not None:
+            self.local.stop()
+            self.local = None
+
+    def start_game(self, options: GameOptions) -> None:
+        """A new local game against the bot."""
+        self.options = options
+        self._start_local(LocalGame.create(options, self._delay(), self.opponent))
+
+    def has_saved_game(self) -> bool:
+        return self.persist and read_save() is not None
+
+    def continue_game(self) -> bool:
+        text = read_save() if self.persist else None
+        if text is None:
+            return False
+        try:
+            game = LocalGame.resume(text, self._delay(), self.opponent)
+        except EcnError:
+            self.notify("The saved game could not be read; it was set aside.", severity="error")
+            return False
+        self._start_local(game)
+        return True
+
+    # ------------------------------------------------------------------ settings
+
+    def apply_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        if settings.theme in self.available_themes and settings.theme != self.theme:
+            self.theme = settings.theme
+        if self.local is not None:
+            self.local.set_delay(self._delay())
+        from .screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.set_look(self.look, settings.auto_announce)
+        if self.persist:
+            try:
+                save_settings(settings)
+            except OSError as e:
+                self.notify(f"Settings not saved: {e}", severity="warning")
+
+    def watch_theme(self, theme: str) -> None:
+        if theme != self.settings.theme and theme in self.themes:
+            self.apply_settings(self.settings.updated(theme=theme))
+
+    # ------------------------------------------------------------------ actions
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_rules(self) -> None:
+        from .screens.rules import RulesScreen
+
+        rules = self.table.rules if self.table is not None else None
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen(rules))
+
+    def action_settings(self) -> None:
+        from .screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self.settings, self.themes, self.served))
+
+    def action_new_game(self) -> None:
+        if not self.can_start_games:
+            return
+        self._save_current()
+        self.start_game(self.options or GameOptions.from_settings(self.settings))
+
+    def action_home(self) -> None:
+        from .screens.home import HomeScreen
+
+        if self.served:
+            return
+        self._save_current()
+        self._stop_local()
+        self.table = None
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(HomeScreen())
+
+    def _save_current(self) -> None:
+        """Keep the game in progress for the next start (local play only)."""
+        if not self.persist or self.local is None:
+            return
+        try:
+            if self.local.in_progress:
+                write_save(self.local.table.record_text())
+            else:
+                clear_save()
+        except OSError as e:
+            self.notify(f"The game could not be saved: {e}", severity="error")
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        self._save_current()
+        self._stop_local()
+        self.exit(0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.served and action in ("suspend_process", "screenshot"):
+            return False
+        return True
+
+    def action_suspend_process(self) -> None:
+        if self.served:
+            return  # a served app has no process of its own to suspend
+        super().action_suspend_process()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:  # type: ignore[type-arg]
+        for command in super().get_system_commands(screen):
+            if self.served and command.title == "Screenshot":
+                continue  # it would write a file on the server
+            yield command
+        yield SystemCommand("Rules", "The rules of the game in play", self.action_rules)
+        yield SystemCommand("Settings", "Theme, cards, king, bot speed", self.action_settings)
+        yield SystemCommand("Help", "Keys and how to play", self.action_help)
+        from .screens.table import TableScreen
+
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Hint", "Ask the expert what to do", screen.action_hint)
+        if self.can_start_games and not self.served:
+            yield SystemCommand("New game", "Deal a new game against the bot",
+                                self.action_new_game)
+            yield SystemCommand("Home", "Back to the home screen", self.action_home)
+
+    def deliver_screenshot(self, *args: object, **kwargs: object) -> str | None:  # type: ignore[override]
+        if self.served:
+            self.notify("Screenshots are not available here.", severity="warning")
+            return None
+        return super().deliver_screenshot(*args, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,223 @@
+"""What the table says in words: the log of the hand, the outcome of a hand, the prompts.
+
+Pure functions of one seat's view, so they are easy to test and cannot leak a hidden card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import KING, PLAY, PROPOSE, Kind, SeatView
+from ..engine.actions import ACCEPT, REFUSE
+from ..engine.cards import SUIT_NAMES, cards_of
+from ..engine.match import Phase
+from ..engine.view import Event
+from .card_art import Glyphs, short_label
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five")
+
+
+def seat_names(view: SeatView, opponent: str) -> tuple[str, str]:
+    """Names as this seat reads them: "You" for itself."""
+    me = view.seat if view.seat is not None else 0
+    names = ["", ""]
+    names[me] = "You"
+    names[1 - me] = opponent
+    return names[0], names[1]
+
+
+def _verb(name: str, you: str, they: str) -> str:
+    return f"{name} {you if name == 'You' else they}"
+
+
+def describe_event(e: Event, names: tuple[str, str], g: Glyphs) -> str:
+    """One line of the log, in the second person for the reader's own moves."""
+    who = names[e.seat]
+    kind = e.action.kind
+    if kind is Kind.CARD:
+        return f"{_verb(who, 'play', 'plays')} {short_label(e.action.card, g)}"
+    if kind is Kind.DISCARD:
+        n = e.count
+        if n == 0:
+            return f"{_verb(who, 'keep', 'keeps')} the hand"
+        cards = ""
+        if e.action.cards:
+            cards = " (" + " ".join(short_label(c, g) for c in cards_of(e.action.cards)) + ")"
+        take = "take" if who == "You" else "takes"
+        return f"{_verb(who, 'discard', 'discards')} {n}{cards} and {take} {n}"
+    return {
+        Kind.PLAY: f"{who}: “We play!”",
+        Kind.PROPOSE: f"{who}: “Cards!”",
+        Kind.ACCEPT: f"{who}: “How many?”",
+        Kind.REFUSE: f"{who}: “We play!” (refuses)",
+        Kind.KING: f"{who}: “I have the king!” (+1)",
+    }[kind]
+
+
+def trump_line(view: SeatView, g: Glyphs) -> str:
+    if view.turn_up is None or view.trump is None:
+        return ""
+    suit = SUIT_NAMES[view.trump].capitalize()
+    return f"{suit} are trumps (turn-up {short_label(view.turn_up, g)})"
+
+
+def log_lines(view: SeatView, names: tuple[str, str], g: Glyphs) -> list[str]:
+    """The hand so far: the deal, what was asked, how many cards each took, tricks, points."""
+    if view.hand_number == 0 or view.dealer is None:
+        return []
+    deals = _verb(names[view.dealer], "deal", "deals")
+    lines = [f"Hand {view.hand_number}: {deals}.", trump_line(view, g)]
+    if view.turn_up is not None and view.turn_up & 7 == 7:
+        lines.append(f"Turn-up king: {names[view.dealer]} +1.")
+    cards_seen = 0
+    for e in view.events:
+        lines.append(describe_event(e, names, g))
+        if e.action.kind is Kind.CARD:
+            cards_seen += 1
+            if cards_seen % 2 == 0 and cards_seen // 2 <= len(view.tricks):
+                t = view.tricks[cards_seen // 2 - 1]
+                lines.append(f"  trick {cards_seen // 2} to {names[t.winner]}")
+    if _hand_ended(view):
+        lines.extend(outcome_lines(view, names))
+    return [line for line in lines if line]
+
+
+def _hand_ended(view: SeatView) -> bool:
+    return view.phase in (Phase.DEAL, Phase.OVER) and view.hand_number > 0
+
+
+def outcome_lines(view: SeatView, names: tuple[str, str]) -> list[str]:
+    """Why each point of the hand was scored: point, vole, penalty, king, turn-up king."""
+    out: list[str] = []
+    if view.dealer is None:
+        return out
+    if view.turn_up is not None and view.turn_up & 7 == 7:
+        out.append(f"{names[view.dealer]}: 1 for the turn-up king")
+    if view.king is not None:
+        out.append(f"{names[view.king]}: 1 for the king of trumps")
+    a, b = view.tricks_won
+    if len(view.tricks) == 5:
+        winner = 0 if a >= 3 else 1
+        tricks = view.tricks_won[winner]
+        base = 2 if tricks == 5 else 1
+        kind = "the vole" if tricks == 5 else "the point"
+        trick_pts = view.hand_points[winner] - (1 if view.king == winner else 0)
+        if winner == view.dealer and view.turn_up is not None and view.turn_up & 7 == 7:
+            trick_pts -= 1
+        why = f"{kind}, {tricks} tricks"
+        if view.at_risk == 1 - winner and trick_pts != base:
+            why += f"; {names[1 - winner]} insisted and lost"
+        elif view.at_risk == 1 - winner:
+            why += f"; {names[1 - winner]} insisted and lost (no more)"
+        out.append(f"{names[winner]}: {trick_pts} for {why}")
+    elif view.game_winner is not None:
+        out.append("The game ends before the cards are played.")
+    return out
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The decision in front of the player, in words, and the mode the hand is in."""
+
+    text: str
+    keys: str = ""
+    mode: str = "wait"  # wait, decide, answer, discard, card, king_gate, choose, between, over
+
+
+def prompt_for(
+    view: SeatView,
+    status: str,
+    waiting_for: int | None,
+    names: tuple[str, str],
+    g: Glyphs,
+    ready: tuple[bool, bool] = (False, False),
+) -> Prompt:
+    """What the player is asked now (or what the table is waiting for)."""
+    me = view.seat if view.seat is not None else 0
+    opp = names[1 - me]
+    if status == "over":
+        return Prompt("The match is over.", "n new game · q quit", "over")
+    if status == "choose":
+        if waiting_for == me:
+            return Prompt("You drew the higher card: choose who deals.", "d I deal · o "
+                          f"{opp} deals", "choose")
+        return Prompt(f"{opp} drew the higher card and chooses who deals…", "", "wait")
+    if status == "draw":
+        return Prompt("Drawing for the deal…", "", "wait")
+    if status == "between":
+        if ready[me]:
+            return Prompt(f"Waiting for {opp} to be ready for the next hand…", "", "wait")
+        return Prompt("The hand is over.", "enter next hand", "between")
+    legal = set(view.legal)
+    first = view.exchanges == 0
+    if view.phase is Phase.TRICKS:
+        king = KING in legal
+        king_keys = " · k “I have the king!”" if king else ""
+        if waiting_for == me and view.to_move != me and king:
+            return Prompt(
+                "You hold the king of trumps. Announce it before the first lead?",
+                "k announce (+1) · x pass", "king_gate")
+        if view.to_move == me:
+            if view.trick_lead is None:
+                what = "Your lead: choose a card."
+            else:
+                what = f"{opp} led {short_label(view.trick_lead, g)}: your card."
+            return Prompt(what, "1–5 or ←/→ enter · click" + king_keys, "card")
+        if king:
+            return Prompt("You hold the king of trumps.", "k “I have the king!”", "king")
+        if waiting_for is not None and waiting_for != me and view.to_move == me:
+            return Prompt(f"Waiting: {opp} may announce the king…", "", "wait")
+        return Prompt(f"{opp} to play…", "", "wait")
+    if view.to_move != me:
+        what = {
+            Phase.DECIDE: f"{opp} decides: play or propose…",
+            Phase.ANSWER: f"{opp} answers your proposal…",
+            Phase.ELDER_DISCARD: f"{opp} discards…",
+            Phase.DEALER_DISCARD: f"{opp} discards…",
+        }.get(view.phase, f"Waiting for {opp}…")
+        return Prompt(what, "", "wait")
+    if view.phase is Phase.DECIDE and legal >= {PLAY, PROPOSE}:
+        risk = " Playing now puts you at risk." if first else ""
+        return Prompt(f"Play the hand as it is, or propose an exchange?{risk}",
+                      "p “We play!” · c “Cards!”", "decide")
+    if view.phase is Phase.ANSWER and legal >= {ACCEPT, REFUSE}:
+        risk = ""
+        if first:
+            risk = " Refusing puts you at risk." if view.rules.penalized == "committer" else (
+                f" Refusing puts {opp} at risk.")
+        return Prompt(f"{opp} proposes.{risk}", "a accept · r refuse", "answer")
+    if view.phase in (Phase.ELDER_DISCARD, Phase.DEALER_DISCARD):
+        lo, hi = discard_bounds(view)
+        need = f"{lo} to {hi}" if lo != hi else f"{lo}"
+        if lo == 0:
+            need = f"up to {hi}"
+        return Prompt(f"Choose your discards ({need} cards; stock {view.stock_size}).",
+                      "1–5/space toggle · enter confirm", "discard")
+    return Prompt("Your turn.", "", "wait")
+
+
+def discard_bounds(view: SeatView) -> tuple[int, int]:
+    """How many cards the player may change now (RULES.md §3)."""
+    hi = min(5, view.stock_size)
+    if view.phase is Phase.ELDER_DISCARD:
+        return 1, hi
+    return view.rules.dealer_min_discard, hi
+
+
+def discard_problem(view: SeatView, count: int) -> str | None:
+    """Why a discard of ``count`` cards is not allowed, before asking the table."""
+    lo, hi = discard_bounds(view)
+    if count < lo:
+        if view.phase is Phase.ELDER_DISCARD:
+            return "choose at least one card to discard"
+        return (f"the dealer must change at least one card under these rules "
+                f"({view.rules.preset})")
+    if count > hi:
+        return f"the stock holds only {view.stock_size} cards: you may take no more than {hi}"
+    return None
+
+
+def role_text(view: SeatView, seat: int) -> str:
+    if view.dealer is None:
+        return ""
+    return "dealer" if seat == view.dealer else "elder"

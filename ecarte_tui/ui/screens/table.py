@@ -1,0 +1,583 @@
+"""The table, bound to one seat of a live ``Table``: every widget reads that seat's view only.
+
+The screen does not know who sits opposite (a bot, a friend, a remote player): it submits
+this seat's actions to the table and redraws from the updates the table sends it. Table
+callbacks may come from another app's task (on the server), so the callback only posts a
+message to this screen; all drawing happens in this app's own message loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ...engine import KING, PLAY, PROPOSE, Action, IllegalAction, Kind, SeatView, discard
+from ...engine.actions import ACCEPT, REFUSE
+from ...engine.cards import SUIT_NAMES, card_label, cards_of
+from ...engine.match import Phase
+from ...engine.view import Trick
+from ...table import Table, TableError, Update, spoken
+from ..card_art import short_label
+from ..narration import Prompt, discard_problem, log_lines, prompt_for, role_text, seat_names
+from ..players import Hint, action_words, hint_for
+from ..widgets.chips import ChipsPanel
+from ..widgets.felt import Look
+from ..widgets.hand import HandView
+from ..widgets.hand_log import HandLog
+from ..widgets.opponent_hand import OpponentHand
+from ..widgets.prompt_bar import PromptBar
+from ..widgets.seat_bar import SeatBar
+from ..widgets.stock import TurnUpStock
+from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from ..widgets.trick import TrickView
+
+WORDS: dict[str, Action] = {
+    "play": PLAY, "propose": PROPOSE, "accept": ACCEPT, "refuse": REFUSE, "king": KING,
+}
+
+
+class TableChanged(Message):
+    """The table sent this seat an update."""
+
+    def __init__(self, update: Update) -> None:
+        super().__init__()
+        self.update = update
+
+
+class TableScreen(Screen[None]):
+    """One seat at the table: the felt, the side panel with chips and log, the prompt."""
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"), (MIN_WIDTH, "-normal-width"), (110, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-short"), (MIN_HEIGHT, "-normal-height"), (34, "-tall"),
+    ]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(i + 1), f"pick({i})", f"Card {i + 1}", show=False) for i in range(5)),
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("enter", "confirm", "Choose", key_display="⏎"),
+        Binding("space", "toggle", "Toggle", show=False),
+        Binding("p", "word('play')", "We play!"),
+        Binding("c", "word('propose')", "Cards!"),
+        Binding("a", "word('accept')", "Accept"),
+        Binding("r", "word('refuse')", "Refuse"),
+        Binding("k", "word('king')", "King!"),
+        Binding("x", "pass_king", "Pass"),
+        Binding("n", "next_hand", "Next hand"),
+        Binding("h", "hint", "Hint"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("f2", "app.rules", "Rules", show=False),
+        Binding("f3", "app.settings", "Settings", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        table: Table,
+        seat: int,
+        look: Look,
+        auto_announce: bool = False,
+        on_watching: Callable[[], None] | None = None,
+    ) -> None:
+        """``on_watching`` runs once the screen receives the table's updates."""
+        super().__init__()
+        self._on_watching = on_watching
+        self.table = table
+        self.seat = seat
+        self.look = look
+        self.auto_announce = auto_announce
+        self.update: Update | None = None
+        self.cursor = 0
+        self.marked: set[int] = set()
+        self.message = ""
+        self.severity = "error"
+        self.speech: dict[int, str] = {}
+        self._unwatch: object = None
+        self._result_shown: tuple[int, int] | None = None
+        self._draw_shown = False
+        self._choose_shown = False
+        self._announced_for: int | None = None
+        self._sized = False  # dialogs wait for the first layout, or the felt under them is stale
+
+    # ------------------------------------------------------------------ building
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+        with Vertical(id="table-root"):
+            yield Static(id="topbar")
+            with Horizontal(id="main"):
+                with Vertical(id="felt"):
+                    yield SeatBar(id="opp-bar")
+                    yield OpponentHand(id="opp-hand")
+                    yield Static(classes="spacer")
+                    with Horizontal(id="middle"):
+                        yield TurnUpStock(id="stock")
+                        yield TrickView(id="trick")
+                    yield Static(classes="spacer")
+                    yield HandView(id="hand")
+                    yield SeatBar(id="my-bar")
+                with Vertical(id="side"):
+                    yield ChipsPanel(id="chips")
+                    yield HandLog(id="log")
+            yield PromptBar(id="prompt")
+            yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_look(self.look)
+        self._unwatch = self.table.watch(self.seat, self._on_table)
+        if self._on_watching is not None:
+            self._on_watching()
+
+    def on_unmount(self) -> None:
+        if callable(self._unwatch):
+            self._unwatch()
+
+    def _on_table(self, update: Update) -> None:
+        """Called by the table, possibly from another app's task: only queue a message."""
+        self.post_message(TableChanged(update))
+
+    def on_resize(self, event: Resize) -> None:
+        self.query_one(TooSmall).show_size(event.size.width, event.size.height)
+        if not self._sized:
+            self._sized = True
+            if self.update is not None:
+                self.call_after_refresh(self._check_screens)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def view(self) -> SeatView | None:
+        return self.update.view if self.update else None
+
+    @property
+    def names(self) -> tuple[str, str]:
+        opponent = self.table.names[1 - self.seat]
+        if self.view is None:
+            names = ["", ""]
+            names[self.seat], names[1 - self.seat] = "You", opponent
+            return names[0], names[1]
+        return seat_names(self.view, opponent)
+
+    def current_prompt(self) -> Prompt:
+        u = self.update
+        if u is None:
+            return Prompt("")
+        return prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs, u.ready)
+
+    def set_look(self, look: Look, auto_announce: bool | None = None) -> None:
+        self.look = look
+        if auto_announce is not None:
+            self.auto_announce = auto_announce
+        for w in self.query("#felt *, #chips"):
+            set_look = getattr(w, "set_look", None)
+            if set_look is not None:
+                set_look(look)
+        if self.update is not None:
+            self.redraw()
+            self._maybe_auto_announce()
+
+    @on(TableChanged)
+    def _changed(self, message: TableChanged) -> None:
+        prev = self.update
+        u = message.update
+        self.update = u
+        view = u.view
+        if prev is None or prev.view.hand_number != view.hand_number:
+            self.speech = {}
+            self.marked = set()
+            self.message = ""
+            if u.event is None and view.events:  # sat down mid-hand: what was said last
+                last = view.events[-1]
+                said = spoken(last, self.names)
+                if said:
+                    self.speech[last.seat] = said
+        if u.event is not None:
+            if u.said:
+                self.speech[u.event.seat] = u.said
+            else:
+                self.speech.pop(u.event.seat, None)
+            if u.event.seat == self.seat or u.event.action.kind is Kind.CARD:
+                self.message = ""
+        if prev is None or prev.view.hand != view.hand:
+            self.marked &= set(view.hand)
+        self._place_cursor(prev)
+        self.redraw()
+        self.refresh_bindings()
+        # dialogs open once the table under them is drawn at its final size
+        self.call_after_refresh(self._check_screens)
+        self._maybe_auto_announce()
+
+    def _place_cursor(self, prev: Update | None) -> None:
+        """On the player's turn to play a card, start on a card that may be played."""
+        view = self.view
+        assert view is not None
+        n = len(view.hand)
+        self.cursor = min(self.cursor, max(0, n - 1))
+        if self.current_prompt().mode != "card":
+            return
+        playable = self._playable()
+        was_card = prev is not None and prompt_for(
+            prev.view, prev.status, prev.waiting_for, self.names, self.look.glyphs, prev.ready
+        ).mode == "card"
+        if playable and (not was_card or view.hand[self.cursor] not in playable):
+            self.cursor = next(i for i, c in enumerate(view.hand) if c in playable)
+
+    def _playable(self) -> frozenset[int]:
+        view = self.view
+        if view is None:
+            return frozenset()
+        return frozenset(a.card for a in view.legal if a.kind is Kind.CARD)
+
+    # ------------------------------------------------------------------ drawing
+
+    def redraw(self) -> None:
+        u = self.update
+        if u is None:
+            return
+        view = u.view
+        me, opp = self.seat, 1 - self.seat
+        names = self.names
+        g = self.look.glyphs
+        prompt = self.current_prompt()
+        deck = view.dealer if view.dealer is not None else 0
+
+        self.query_one("#topbar", Static).update(self._topbar(view))
+        leader = view.leader if view.phase is Phase.TRICKS else None
+        self.query_one("#opp-bar", SeatBar).show(
+            names[opp], role_text(view, opp), view.tricks_won[opp], view.at_risk == opp,
+            view.king == opp, self.speech.get(opp), leader == opp and view.trick_lead is None,
+        )
+        self.query_one("#my-bar", SeatBar).show(
+            names[me], role_text(view, me), view.tricks_won[me], view.at_risk == me,
+            view.king == me, self.speech.get(me), leader == me and view.trick_lead is None,
+        )
+        self.query_one(OpponentHand).show(view.opponent_cards, deck)
+        self.query_one(TurnUpStock).show(view.turn_up, view.stock_size, deck)
+        self.query_one(TrickView).show(*self._trick_state(view), names, len(view.tricks) + 1)
+        mode = prompt.mode
+        active = mode in ("card", "discard")
+        self.query_one(HandView).show(
+            view.hand,
+            playable=self._playable() if mode == "card" else frozenset(),
+            marked=frozenset(self.marked) if mode == "discard" else frozenset(),
+            cursor=self.cursor if active else None,
+            active=active,
+        )
+        order = (opp, me)
+        self.query_one(ChipsPanel).show(
+            names, view.scores, view.games_won, view.rules.target, view.rules.games_to_win, order
+        )
+        if mode == "discard" and not self.message:
+            n = len(self.marked)
+            chosen = " ".join(short_label(c, g) for c in view.hand if c in self.marked)
+            text = f"{n} chosen: {chosen}" if n else "none chosen yet"
+            prompt = Prompt(prompt.text, f"{prompt.keys} · {text}", mode)
+        self.query_one(PromptBar).show(prompt, self.message, self.severity)
+        self._write_log(view, names)
+
+    def _topbar(self, view: SeatView) -> str:
+        r = view.rules
+        parts = ["Écarté", f"{r.preset} rules"]
+        if view.hand_number:
+            if r.games_to_win > 1:
+                parts.append(f"game {view.game_number}")
+            parts.append(f"hand {view.hand_number}")
+        if view.trump is not None:
+            parts.append(f"{SUIT_NAMES[view.trump]} {self.look.glyphs.suits[view.trump]} trumps")
+        if view.phase is Phase.TRICKS:
+            parts.append(f"trick {min(5, len(view.tricks) + 1)}/5")
+        return " · ".join(parts)
+
+    def _trick_state(
+        self, view: SeatView
+    ) -> tuple[tuple[tuple[int, int], ...], int | None, Trick | None]:
+        """The trick to show in the middle, its winner (when complete), and the one before."""
+        tricks = view.tricks
+        if view.trick_lead is not None and view.leader is not None:
+            last = tricks[-1] if tricks else None
+            return ((view.leader, view.trick_lead),), None, last
+        if tricks:
+            t = tricks[-1]
+            cards = ((t.leader, t.lead), (1 - t.leader, t.follow))
+            return cards, t.winner, tricks[-2] if len(tricks) > 1 else None
+        return (), None, None
+
+    def _write_log(self, view: SeatView, names: tuple[str, str]) -> None:
+        lines = log_lines(view, names, self.look.glyphs)
+        u = self.update
+        if u is not None and u.draw is not None and view.hand_number <= 1:
+            lines.insert(0, self._draw_text(u))
+        self.query_one(HandLog).show(lines)
+
+    def _draw_text(self, u: Update) -> str:
+        d = u.draw
+        assert d is not None
+        names = self.names
+        g = self.look.glyphs
+        a, b = (short_label(c, g) for c in d.cards)
+        text = f"Draw for the deal: {names[0]} {a}, {names[1]} {b}."
+        if d.chooser is not None and d.dealer is None:
+            return f"{text} {names[d.chooser]} chooses who deals."
+        if d.dealer is not None:
+            return f"{text} {self._verb(names[d.dealer], 'deal', 'deals')}."
+        return text
+
+    @staticmethod
+    def _verb(name: str, you: str, they: str) -> str:
+        return f"{name} {you if name == 'You' else they}"
+
+    # ------------------------------------------------------------------ other screens
+
+    def _check_screens(self) -> None:
+        u = self.update
+        assert u is not None
+        from .draw import DrawScreen
+        from .hand_over import GameOverScreen, HandOverScreen
+
+        if self.app.screen is not self or not self._sized:
+            # a modal is up (help, rules, a result): try again when it closes
+            return
+        view = u.view
+        if u.status == "choose" and u.waiting_for == self.seat and not self._choose_shown:
+            self._choose_shown = self._draw_shown = True
+            assert u.draw is not None
+            self.app.push_screen(
+                DrawScreen(u.draw, self.names, self.seat, self.look), self._dealer_chosen
+            )
+            return
+        if u.draw is not None and not self._draw_shown and view.hand_number <= 1 and (
+            not view.events
+        ):
+            self._draw_shown = True
+            self.app.push_screen(DrawScreen(u.draw, self.names, self.seat, self.look))
+            return
+        key = (view.game_number, view.hand_number)
+        if u.status in ("between", "over") and self._result_shown != key and view.hand_number:
+            self._result_shown = key
+            if u.status == "over":
+                self.app.push_screen(GameOverScreen(view, self.names, self.look),
+                                     self._game_over_choice)
+            else:
+                self.app.push_screen(HandOverScreen(view, self.names, self.look),
+                                     self._hand_over_choice)
+
+    def on_screen_resume(self) -> None:
+        if self.update is not None:
+            self.call_after_refresh(self._check_screens)
+
+    def _dealer_chosen(self, dealer: int | None) -> None:
+        if dealer is None:
+            return
+        try:
+            self.table.choose_dealer(self.seat, dealer)
+        except TableError as e:
+            self._say(str(e))
+
+    def _hand_over_choice(self, choice: str | None) -> None:
+        if choice == "next":
+            self.table.ready(self.seat)
+        elif choice == "quit":
+            self.app.action_quit()
+
+    def _game_over_choice(self, choice: str | None) -> None:
+        if choice == "new":
+            new_game = getattr(self.app, "action_new_game", None)
+            if new_game is not None:
+                new_game()
+        elif choice == "home":
+            home = getattr(self.app, "action_home", None)
+            if home is not None:
+                home()
+        elif choice == "quit":
+            self.app.exit()
+
+    # ------------------------------------------------------------------ acting
+
+    def _say(self, text: str, severity: str = "error") -> None:
+        self.message, self.severity = text, severity
+        self.redraw()
+
+    def _label(self, card: int) -> str:
+        return card_label(card, self.look.ascii_cards)
+
+    def submit(self, action: Action) -> bool:
+        try:
+            self.table.submit(self.seat, action)
+        except IllegalAction as e:
+            self._say(e.personal(self._label))
+            return False
+        except TableError as e:
+            self._say(str(e))
+            return False
+        return True
+
+    def _maybe_auto_announce(self) -> None:
+        view = self.view
+        if not self.auto_announce or view is None or KING not in view.legal:
+            return
+        if self._announced_for == view.hand_number:
+            return
+        self._announced_for = view.hand_number
+        self.call_later(self.submit, KING)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.update is None:
+            return action not in ("confirm", "hint")
+        mode = self.current_prompt().mode
+        legal = set(self.update.view.legal)
+        if action in ("pick", "move", "confirm", "toggle"):
+            if action == "confirm" and mode == "between":
+                return True
+            if action == "toggle":
+                return mode == "discard"
+            return mode in ("card", "discard")
+        if action == "word":
+            return WORDS[str(parameters[0])] in legal
+        if action == "pass_king":
+            return mode == "king_gate"
+        if action == "next_hand":
+            return mode == "between"
+        if action == "hint":
+            return mode in ("card", "discard", "decide", "answer", "king_gate", "king")
+        return True
+
+    def action_pick(self, index: int) -> None:
+        view = self.view
+        if view is None or index >= len(view.hand):
+            return
+        self.cursor = index
+        mode = self.current_prompt().mode
+        if mode == "discard":
+            self._toggle(index)
+        elif mode == "card":
+            self._play(index)
+
+    @on(HandView.Clicked)
+    def _clicked(self, message: HandView.Clicked) -> None:
+        if self.check_action("pick", ()):
+            self.action_pick(message.index)
+
+    def action_move(self, step: int) -> None:
+        view = self.view
+        if view is None or not view.hand:
+            return
+        self.cursor = (self.cursor + step) % len(view.hand)
+        self.redraw()
+
+    def action_toggle(self) -> None:
+        self._toggle(self.cursor)
+
+    def action_confirm(self) -> None:
+        mode = self.current_prompt().mode
+        view = self.view
+        if view is None:
+            return
+        if mode == "card":
+            self._play(self.cursor)
+        elif mode == "discard":
+            self._discard()
+        elif mode == "between":
+            self.table.ready(self.seat)
+
+    def action_next_hand(self) -> None:
+        self.table.ready(self.seat)
+
+    def _toggle(self, index: int) -> None:
+        view = self.view
+        if view is None or index >= len(view.hand):
+            return
+        card = view.hand[index]
+        self.cursor = index
+        self.marked ^= {card}
+        self.message = ""
+        self.redraw()
+
+    def _discard(self) -> None:
+        view = self.view
+        assert view is not None
+        problem = discard_problem(view, len(self.marked))
+        if problem:
+            self._say(problem[0].upper() + problem[1:])
+            return
+        mask = 0
+        for c in self.marked:
+            mask |= 1 << c
+        if self.submit(discard(mask)):
+            self.marked = set()
+
+    def _play(self, index: int) -> None:
+        view = self.view
+        assert view is not None
+        card = view.hand[index]
+        from ...engine import play_card
+
+        if not self.submit(play_card(card)):
+            # the reason names the card to play; the cursor goes to the first that may be
+            playable = self._playable()
+            self.cursor = next((i for i, c in enumerate(view.hand) if c in playable), index)
+            self.redraw()
+
+    def action_word(self, word: str) -> None:
+        self.submit(WORDS[word])
+
+    def action_pass_king(self) -> None:
+        self.table.pass_king(self.seat)
+
+    # ------------------------------------------------------------------ the hint
+
+    def action_hint(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self._say("The expert is thinking…", "hint")
+        self.run_worker(lambda: hint_for(view), thread=True, exclusive=True, group="hint",
+                        name="hint")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.name != "hint":
+            return
+        if event.state is WorkerState.SUCCESS:
+            hint = event.worker.result
+            assert isinstance(hint, Hint)
+            self._follow_hint(hint)
+            self._say(self._hint_text(hint), "hint")
+        elif event.state is WorkerState.ERROR:
+            self._say("The expert could not answer.", "error")
+
+    def _follow_hint(self, hint: Hint) -> None:
+        """Put the cursor on the suggested card, or mark the suggested discard."""
+        view = self.view
+        a = hint.action
+        if view is None or a is None:
+            return
+        mode = self.current_prompt().mode
+        if a.kind is Kind.CARD and mode == "card" and a.card in view.hand:
+            self.cursor = view.hand.index(a.card)
+        elif a.kind is Kind.DISCARD and mode == "discard":
+            self.marked = set(cards_of(a.cards)) & set(view.hand)
+
+    def _hint_text(self, hint: Hint) -> str:
+        if hint.action is None:
+            return f"Hint: {hint.reason}"
+        a = hint.action
+        if a.kind is Kind.CARD:
+            label = self._label(a.card)
+        elif a.kind is Kind.DISCARD:
+            label = " ".join(self._label(c) for c in cards_of(a.cards))
+        else:
+            label = ""
+        words = action_words(a, label)
+        return f"Hint: {words}" + (f" — {hint.reason}" if hint.reason else "")

@@ -1,0 +1,22 @@
+"""Shown instead of a broken table when the terminal is smaller than the table needs."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (
+        f"Please enlarge your terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}.\n\n"
+        f"It is {width}×{height} now: the table comes back as soon as it fits."
+    )
+
+
+class TooSmall(Static):
+    """A plain message; the screen keeps its text up to date on every resize."""
+
+    def show_size(self, width: int, height: int) -> None:
+        self.update(too_small_text(width, height))

@@ -1,0 +1,72 @@
+"""The trick on the table, and the last one: who led, who won.
+
+A finished trick stays in the middle until the next card is led, so that a person sees the
+card that completed it even when the opponent plays fast.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from ...engine.view import Trick
+from ..card_art import MINI, Canvas, draw_face, draw_slot
+from .felt import FeltWidget
+
+
+class TrickView(FeltWidget):
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.cards: tuple[tuple[int, int], ...] = ()  # (seat, card) in the order played
+        self.winner: int | None = None
+        self.last: Trick | None = None
+        self.names: tuple[str, str] = ("A", "B")
+        self.number = 0
+
+    def show(
+        self,
+        cards: tuple[tuple[int, int], ...],
+        winner: int | None,
+        last: Trick | None,
+        names: tuple[str, str],
+        number: int,
+    ) -> None:
+        state = (cards, winner, last, names, number)
+        if state != (self.cards, self.winner, self.last, self.names, self.number):
+            self.cards, self.winner, self.last, self.names, self.number = state
+            self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.size
+        c = Canvas(width, height)
+        p = self.palette()
+        g = self.look.glyphs
+        size = self.card_size(height - 1)
+        w = size[0]
+        bold = p.label + Style(bold=True)
+        for i in range(2):
+            x = i * (w + 2)
+            if i < len(self.cards):
+                seat, card = self.cards[i]
+                frame = p.highlight + Style(bold=True) if self.winner == seat else None
+                draw_face(c, x, 1, card, size, p, g, four_colour=self.look.four_colour,
+                          frame=frame)
+                tag = self.names[seat] + (" led" if i == 0 else "")
+                c.put(x, 0, tag[: w + 1], bold if i == 0 else p.label)
+            else:
+                draw_slot(c, x, 1, size, g, p.label)
+        if self.winner is not None:
+            msg = f"→ {self.names[self.winner]}"
+            c.put(2 * (w + 2), 1 + size[1] // 2, msg, bold)
+        if self.last is not None:
+            lx = 2 * (w + 2) + 8
+            if lx + 2 * MINI[0] + 1 <= width:
+                c.put(lx, 0, "Last trick", p.label)
+                t = self.last
+                pair = ((t.leader, t.lead), (1 - t.leader, t.follow))
+                for j, (seat, card) in enumerate(pair):
+                    frame = p.highlight if seat == t.winner else None
+                    draw_face(c, lx + j * (MINI[0] + 1), 1, card, MINI, p, g,
+                              four_colour=self.look.four_colour, frame=frame)
+                c.put(lx, 1 + MINI[1], f"to {self.names[t.winner]}"[: width - lx], p.label)
+        return c.to_text()

@@ -1,0 +1,116 @@
+"""Shared pieces of the UI tests: seeded tables, scripted opponents, waiting for the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from ecarte_tui.engine import KING, Action, Kind, Rules, SeatView
+from ecarte_tui.table import Table
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.table import TableScreen
+from ecarte_tui.ui.settings import Settings
+
+ME = 0
+
+
+class ScriptedOpponent:
+    """Answers words as told (``propose``/``play``, ``accept``/``refuse``), else plays the
+    first legal action: a predictable opponent for forcing proposals and refusals."""
+
+    name = "scripted"
+
+    def __init__(self, decide: str = "play", answer: str = "accept", king: bool = True) -> None:
+        self.decide = decide
+        self.answer = answer
+        self.king = king
+
+    def choose(self, view: SeatView) -> Action | None:
+        legal = list(view.legal)
+        if not legal:
+            return None
+        kinds = {a.kind: a for a in legal}
+        if KING in legal:
+            if self.king:
+                return KING
+            legal.remove(KING)
+            if not legal:
+                return None
+        if Kind.PROPOSE in kinds:
+            return kinds[Kind.PROPOSE if self.decide == "propose" else Kind.PLAY]
+        if Kind.ACCEPT in kinds:
+            return kinds[Kind.ACCEPT if self.answer == "accept" else Kind.REFUSE]
+        return legal[0]
+
+
+def make_table(seed: int = 3, rules: str = "academie", first_dealer: int | None = 1,
+               **overrides: int) -> Table:
+    return Table.new(Rules.named(rules, **overrides), ("You", "Bot"), seed, first_dealer)
+
+
+def make_app(
+    table: Table | None = None,
+    opponent: object | None = None,
+    settings: Settings | None = None,
+    **kwargs: object,
+) -> EcarteApp:
+    table = table or make_table()
+    kwargs.setdefault("save", False)
+    return EcarteApp(
+        table=table, seat=ME, settings=settings or Settings(), opponent=opponent or
+        ScriptedOpponent(), bot_delay=0, **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def table_screen(app: EcarteApp) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table screen")
+
+
+def _human_turn(table: Table) -> bool:
+    status = table.status
+    if status == "over":
+        return True
+    if status == "between":
+        return not table.has_asked_next_hand(ME) or not table.has_asked_next_hand(1 - ME)
+    if status == "choose":
+        return table.waiting_for == ME
+    if table.waiting_for == ME:
+        return True
+    return False
+
+
+async def settle(pilot: Pilot[object], until: Callable[[], bool] | None = None,
+                 timeout: float = 5.0) -> None:
+    """Wait until the table waits for the player (or ``until``), and the screen shows it."""
+    app = pilot.app
+    assert isinstance(app, EcarteApp)
+    table = app.table
+    assert table is not None
+    steps = int(timeout / 0.02)
+    for _ in range(steps):
+        await pilot.pause(0.02)
+        done = until() if until is not None else _human_turn(table)
+        if not done:
+            continue
+        screen = table_screen(app)
+        u = screen.update
+        if u is not None and u.view == table.view(ME) and u.status == table.status:
+            await pilot.pause()
+            return
+    raise AssertionError(f"the table did not settle: {table.status} {table.waiting_for}")
+
+
+def run(coro_fn: Callable[..., object]) -> Callable[..., None]:
+    """Run an async test with asyncio (no async plugin is among the test dependencies)."""
+    import asyncio
+    import functools
+
+    @functools.wraps(coro_fn)
+    def wrapper(*args: object, **kwargs: object) -> None:
+        asyncio.run(coro_fn(*args, **kwargs))  # type: ignore[arg-type]
+
+    return wrapper

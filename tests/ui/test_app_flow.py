@@ -1,0 +1,173 @@
+"""Around the table: home screen, saving and continuing, settings, served mode, mouse, size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.draw import DrawScreen
+from ecarte_tui.ui.screens.home import HomeScreen
+from ecarte_tui.ui.screens.rules import RulesScreen
+from ecarte_tui.ui.screens.settings import SettingsScreen
+from ecarte_tui.ui.screens.table import TableScreen
+from ecarte_tui.ui.settings import Settings, load_settings, save_path, settings_path
+from ecarte_tui.ui.widgets.hand import HandView
+from ecarte_tui.ui.widgets.too_small import TooSmall
+
+from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
+
+
+def _files(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.is_file()]
+
+
+@run
+async def test_home_starts_a_game_with_the_chosen_rules():
+    app = EcarteApp(home=True, settings=Settings(bot_level="random", bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        app.screen.query_one("#rules").value = "nl"
+        await pilot.pause()
+        assert "Dutch" in str(app.screen.query_one("#rules-description").render())
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.table is not None and app.table.rules.preset == "nl"
+        assert isinstance(app.screen, TableScreen | DrawScreen)
+    assert load_settings().rules == "nl"  # the choice is remembered
+
+
+@run
+async def test_quit_saves_the_game_and_home_continues_it():
+    table = make_table(seed=3, first_dealer=1)
+    app = make_app(table, save=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        view = table.view(ME)
+        await pilot.press("q")
+    text = save_path().read_text(encoding="utf-8")
+    assert "A propose" in text
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"), opponent=ScriptedOpponent(),
+                    bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert not app.screen.query_one("#continue").disabled
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.table is not None and app.table.view(ME).hand == view.hand
+        assert table_screen(app).current_prompt().mode == "discard"
+
+
+@run
+async def test_settings_change_the_cards_at_once_and_are_saved():
+    app = make_app(save=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f3")
+        assert isinstance(app.screen, SettingsScreen)
+        await pilot.click("#ascii_cards")
+        await pilot.click("#four_colour")
+        await pilot.pause()
+        assert app.settings.ascii_cards and app.settings.four_colour
+        hand = table_screen(app).query_one(HandView)
+        assert hand.look.ascii_cards
+        app.screen.query_one("#theme").value = "night"
+        await pilot.pause()
+        assert app.theme == "night"
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+    saved = settings_path().read_text(encoding="utf-8")
+    assert 'theme = "night"' in saved and "ascii_cards = true" in saved
+
+
+@run
+async def test_a_served_app_writes_nothing_and_cannot_suspend_or_screenshot(private_dirs):
+    table = make_table(seed=3, first_dealer=1)
+    app = EcarteApp(table=table, seat=ME, settings=Settings(theme="salon"), served=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")  # "Cards!": the opponent (nobody here) must answer
+        await pilot.press("f3")
+        await pilot.click("#four_colour")
+        await pilot.press("escape")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Screenshot" not in titles and "New game" not in titles
+        assert app.check_action("suspend_process", ()) is False
+        await pilot.press("ctrl+z")
+        await pilot.press("q")
+    assert _files(private_dirs / "config") == [] and _files(private_dirs / "data") == []
+
+
+@run
+async def test_a_card_can_be_played_with_the_mouse():
+    table = make_table(seed=3, first_dealer=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        hand = table_screen(app).query_one(HandView)
+        size, left = hand._layout()
+        first = table.view(ME).hand[0]
+        await pilot.click(HandView, offset=(left + 2, 3))
+        await settle(pilot)
+        assert first not in table.view(ME).hand
+        assert size[0] == 7
+
+
+@run
+async def test_a_small_terminal_asks_for_more_room_and_reflows():
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        small = screen.query_one(TooSmall)
+        assert small.display and "at least 80×24" in str(small.render())
+        assert not screen.query_one("#table-root").display
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not small.display and screen.query_one("#table-root").display
+
+
+@run
+async def test_rules_screen_shows_the_preset_in_play():
+    table = make_table(seed=10, rules="regles", first_dealer=ME)
+    app = make_app(table, ScriptedOpponent(decide="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f2")
+        assert isinstance(app.screen, RulesScreen)
+        text = app.screen.query_one("#rules-text").source
+        assert "regles rules" in text and "before the elder leads" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+@run
+async def test_hint_gives_the_experts_advice_with_a_reason():
+    app = make_app(make_table(seed=3, first_dealer=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        screen = table_screen(app)
+        await settle(pilot, until=lambda: screen.message.startswith("Hint: "))
+        assert "—" in screen.message or "No expert" in screen.message
+
+
+@run
+async def test_the_palette_offers_the_games_commands():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Rules", "Settings", "Help", "Hint", "Theme"} <= titles
+
+
+@run
+async def test_no_color_is_respected(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        assert app.theme == "felt"  # the theme still loads; Textual strips the colours

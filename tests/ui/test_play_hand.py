@@ -1,0 +1,220 @@
+"""Whole hands played through the UI with the keyboard: the player's keys reach the table."""
+
+from __future__ import annotations
+
+from ecarte_tui.engine import Phase
+from ecarte_tui.ui.screens.draw import DrawScreen
+from ecarte_tui.ui.screens.hand_over import GameOverScreen, HandOverScreen
+
+from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
+
+
+async def play_tricks(pilot) -> None:
+    """Play the hand's cards with Enter (the cursor starts on a playable card)."""
+    app = pilot.app
+    table = app.table
+    for _ in range(12):
+        await settle(pilot)
+        if table.status != "play":
+            return
+        view = table.view(ME)
+        if view.phase is Phase.TRICKS and view.to_move == ME:
+            await pilot.press("enter")
+        elif table.waiting_for == ME and view.phase is Phase.TRICKS:
+            await pilot.press("x")
+    await settle(pilot)
+
+
+@run
+async def test_elder_proposes_exchanges_and_plays_the_hand_out():
+    table = make_table(seed=3, first_dealer=1)  # the bot deals: the player is the elder
+    app = make_app(table, ScriptedOpponent(answer="accept"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        assert screen.current_prompt().mode == "decide"
+        await pilot.press("c")  # "Cards!"
+        await settle(pilot)
+        assert screen.current_prompt().mode == "discard"
+        await pilot.press("enter")  # nothing chosen: refused with a reason
+        assert "at least one" in screen.message
+        await pilot.press("1", "2")
+        assert len(screen.marked) == 2
+        await pilot.press("enter")
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.own_discards and bin(view.own_discards[0]).count("1") == 2
+        assert view.discard_counts[1], "the dealer exchanged too"
+        if screen.current_prompt().mode == "decide":
+            await pilot.press("p")
+        await play_tricks(pilot)
+        assert table.status in ("between", "over")
+        assert isinstance(app.screen, HandOverScreen | GameOverScreen)
+        assert sum(table.view(ME).tricks_won) == 5
+
+
+@run
+async def test_dealer_refuses_a_proposal_and_is_at_risk():
+    table = make_table(seed=3, first_dealer=ME)  # the player deals; the bot proposes
+    app = make_app(table, ScriptedOpponent(decide="propose"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        assert screen.current_prompt().mode == "answer"
+        assert "Refusing puts you at risk" in screen.current_prompt().text
+        await pilot.press("r")
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.at_risk == ME  # academie: the dealer who refuses insisted
+        assert screen.speech.get(ME) == "We play!"
+        await play_tricks(pilot)
+        assert table.status in ("between", "over")
+
+
+@run
+async def test_dealer_accepts_and_must_change_at_least_one_card():
+    table = make_table(seed=5, first_dealer=ME)
+    app = make_app(table, ScriptedOpponent(decide="propose"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        screen = table_screen(app)
+        assert screen.current_prompt().mode == "discard"
+        assert table.view(ME).discard_counts[1], "the elder discarded first"
+        await pilot.press("enter")
+        assert "dealer must change at least one card" in screen.message
+        await pilot.press("right", "space")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert table.view(ME).discard_counts[ME] == (1,)
+
+
+@run
+async def test_an_illegal_card_is_refused_with_its_reason():
+    table = make_table(seed=1, first_dealer=ME)  # the bot leads the ace of spades
+    app = make_app(table, ScriptedOpponent(decide="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.trick_lead is not None and view.to_move == ME
+        legal = {a.card for a in view.legal}
+        wrong = next(i for i, c in enumerate(view.hand) if c not in legal)
+        await pilot.press(str(wrong + 1))
+        screen = table_screen(app)
+        assert screen.message == "You must head the trick: A♠ is led and you hold K♠"
+        assert table.view(ME) == view  # nothing changed
+        assert "You must head the trick" in str(app.screen.query_one("PromptBar").render())
+        await pilot.press("enter")  # the cursor is on a legal card
+        await settle(pilot)
+        assert len(table.view(ME).tricks) == 1
+
+
+@run
+async def test_the_player_announces_the_king_before_his_first_card():
+    table = make_table(seed=6, first_dealer=1)  # own_first_card; the player holds the king
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        screen = table_screen(app)
+        assert "k “I have the king!”" in screen.current_prompt().keys
+        await pilot.press("k")
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.king == ME and view.scores[ME] == 1
+        assert screen.speech[ME] == "I have the king!"
+
+
+@run
+async def test_under_opening_lead_the_dealer_is_asked_about_the_king():
+    table = make_table(seed=10, rules="regles", first_dealer=ME)
+    app = make_app(table, ScriptedOpponent(decide="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        assert screen.current_prompt().mode == "king_gate"
+        await pilot.press("x")  # pass: the elder may lead now
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.trick_lead is not None and view.king is None
+
+
+@run
+async def test_the_dealer_announces_the_king_at_the_gate():
+    table = make_table(seed=10, rules="regles", first_dealer=ME)
+    app = make_app(table, ScriptedOpponent(decide="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("k")
+        await settle(pilot)
+        assert table.view(ME).king == ME
+
+
+@run
+async def test_auto_announce_setting_announces_for_the_player():
+    from ecarte_tui.ui.settings import Settings
+
+    table = make_table(seed=6, first_dealer=1)
+    app = make_app(table, settings=Settings(auto_announce=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot, until=lambda: table.view(ME).king == ME)
+
+
+@run
+async def test_the_winner_of_the_draw_chooses_the_dealer():
+    table = make_table(seed=1, rules="classic", first_dealer=None)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, DrawScreen) and app.screen.choosing
+        await pilot.press("o")  # the opponent deals
+        await settle(pilot)
+        assert table.view(ME).dealer == 1
+
+
+@run
+async def test_the_draw_is_shown_when_the_cards_decide():
+    table = make_table(seed=1, rules="academie", first_dealer=None)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, DrawScreen) and not app.screen.choosing
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, DrawScreen)
+
+
+@run
+async def test_between_hands_the_player_confirms_the_next_deal():
+    table = make_table(seed=3, first_dealer=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await play_tricks(pilot)
+        assert isinstance(app.screen, HandOverScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        view = table.view(ME)
+        assert view.hand_number == 2 and view.dealer == ME
+
+
+@run
+async def test_end_of_game_offers_a_new_game():
+    table = make_table(seed=3, first_dealer=1, target=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await play_tricks(pilot)
+        assert table.status == "over"
+        assert isinstance(app.screen, GameOverScreen)
+        text = " ".join(str(s.render()) for s in app.screen.query("Static"))
+        assert "wins the match" in text or "You win the match" in text
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.table is not table and app.table.status != "over"
