@@ -37,11 +37,16 @@ class Limits:
     max_input_events_per_second: float = 1000.0
     """Sustained rate of key/mouse events; beyond it they are dropped (a hostile paste
     of a megabyte of raw keys must not keep an app busy for minutes)."""
-    input_event_burst: float = 5000.0
+    input_event_burst: float = 1000.0
     """Key/mouse events allowed in one burst before the rate above applies."""
-    max_paste_chars: int = 256 * 1024
+    input_cpu_share: float = 0.1
+    """Fraction of one CPU a session may spend parsing input, sustained (reading pauses
+    beyond it, so a client streaming garbage slows itself, not everyone else)."""
+    input_cpu_burst: float = 2.0
+    """Parse seconds a session may use in a burst (a large paste) before the share applies."""
+    max_paste_chars: int = 1 << 20
     """Longer bracketed pastes are cut; Textual buffers a paste char by char until its end."""
-    max_pending_app_messages: int = 500
+    max_pending_app_messages: int = 100
     """Pause reading input while the app has this many unprocessed messages queued."""
     max_columns: int = 500
     """Wider terminals are served as this wide (rendering cost grows with the area)."""
@@ -78,6 +83,16 @@ class TokenBucket:
             return False
         self._tokens -= amount
         return True
+
+    def charge(self, amount: float) -> None:
+        """Take tokens after the fact; the balance may go negative and is repaid over time."""
+        self._refill()
+        self._tokens -= amount
+
+    def has_tokens(self) -> bool:
+        """True while the balance is positive."""
+        self._refill()
+        return self._tokens > 0
 
 
 class ConnectionTracker:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -22,21 +23,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_PENDING_INPUT_LIMIT = 64 * 1024
-"""Input bytes held before a driver exists; beyond this, reading pauses."""
+_INBOX_LIMIT = 64 * 1024
+"""Unparsed input bytes held; beyond this, reading from the channel pauses."""
+_PARSE_SLICE = 1024
+"""Input bytes parsed per event-loop step."""
 
 
 class ChannelLike(Protocol):
     """The subset of asyncssh's SSHServerChannel this module uses."""
 
-    def write(self, data: bytes) -> None: ...  # noqa: D102
-    def get_write_buffer_size(self) -> int: ...  # noqa: D102
-    def get_extra_info(self, name: str, default: Any = None) -> Any: ...  # noqa: D102
-    def pause_reading(self) -> None: ...  # noqa: D102
-    def resume_reading(self) -> None: ...  # noqa: D102
-    def abort(self) -> None: ...  # noqa: D102
-    def exit(self, status: int) -> None: ...  # noqa: D102
-    def is_closing(self) -> bool: ...  # noqa: D102
+    def write(self, data: bytes) -> None: ...
+    def get_write_buffer_size(self) -> int: ...
+    def get_extra_info(self, name: str, default: Any = None) -> Any: ...
+    def pause_reading(self) -> None: ...
+    def resume_reading(self) -> None: ...
+    def abort(self) -> None: ...
+    def exit(self, status: int) -> None: ...
 
 
 class InputSink(Protocol):
@@ -81,32 +83,30 @@ class RemoteTerminal:
         self.last_activity = time.monotonic()
         self._pause_channel = pause_channel
         self._sink: InputSink | None = None
-        self._pending: list[bytes] = []
-        self._pending_bytes = 0
+        self._inbox: deque[bytes] = deque()
+        self._inbox_bytes = 0
+        self._drain_handle: asyncio.Handle | None = None
         self._paused = False
         self._input_ready = asyncio.Event()
         self._input_ready.set()
-        self._bucket = TokenBucket(
+        self._events = TokenBucket(
             self.limits.max_input_events_per_second, self.limits.input_event_burst
         )
+        self._parse_time = TokenBucket(self.limits.input_cpu_share, self.limits.input_cpu_burst)
         self._channel_gone = False
 
     # --- input side: called by the SSH session -------------------------------------
 
     def receive(self, data: bytes) -> None:
-        """Bytes typed by the remote user."""
+        """Bytes typed by the remote user; parsed soon, in slices (see `_drain`)."""
         if not data or self.closed_reason is not None:
             return
         self.last_activity = time.monotonic()
-        if self._sink is None:
-            self._pending.append(data)
-            self._pending_bytes += len(data)
-            if self._pending_bytes > _PENDING_INPUT_LIMIT:
-                self._pause()
-            return
-        self._sink.feed_bytes(data)
-        if self._app_backlogged():
+        self._inbox.append(data)
+        self._inbox_bytes += len(data)
+        if self._inbox_bytes > _INBOX_LIMIT:
             self._pause()
+        self._schedule_drain()
 
     def resize(self, width: int, height: int) -> None:
         """Window-change from the client; clamped before the app sees it."""
@@ -135,19 +135,23 @@ class RemoteTerminal:
     # --- driver side ------------------------------------------------------------------
 
     def attach(self, sink: InputSink) -> None:
-        """A driver starts; give it whatever arrived before it existed."""
+        """A driver starts; whatever arrived before it existed is parsed now."""
         self._sink = sink
-        pending, self._pending, self._pending_bytes = self._pending, [], 0
-        for chunk in pending:
-            sink.feed_bytes(chunk)
-        self.housekeeping()
+        self._schedule_drain()
 
     def detach(self) -> None:
         """The driver stops taking input; later bytes are dropped."""
         self._sink = None
-        self._pending.clear()
-        self._pending_bytes = 0
+        self._inbox.clear()
+        self._inbox_bytes = 0
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         self._resume()
+
+    def admit_input_event(self) -> bool:
+        """Rate limit for key/mouse events; False means drop this one."""
+        return self._events.try_take()
 
     def send(self, data: bytes) -> None:
         """Write output unless the client has stopped reading for too long."""
@@ -189,7 +193,8 @@ class RemoteTerminal:
 
     def housekeeping(self) -> None:
         """Periodic check (driven by the driver's tick): throttle release and idle timeout."""
-        if self._paused and not self._app_backlogged():
+        self._schedule_drain()
+        if self._paused and self._may_read():
             self._resume()
         idle = self.limits.idle_timeout
         if idle is not None and time.monotonic() - self.last_activity > idle:
@@ -205,7 +210,7 @@ class RemoteTerminal:
             self._channel_gone = True
             try:
                 self.channel.abort()
-            except Exception:  # noqa: BLE001 - the channel may already be half-closed
+            except Exception:  # the channel may already be half-closed
                 log.debug("abort failed", exc_info=True)
         self._exit_app()
 
@@ -223,9 +228,41 @@ class RemoteTerminal:
 
     # --- internals ----------------------------------------------------------------------
 
-    def admit_input_event(self) -> bool:
-        """Rate limit for key/mouse events; False means drop this one."""
-        return self._bucket.try_take()
+    def _schedule_drain(self) -> None:
+        if self._drain_handle is None and self._sink is not None and self._inbox:
+            self._drain_handle = asyncio.get_running_loop().call_soon(self._drain)
+
+    def _drain(self) -> None:
+        """Parse one slice of pending input, then yield to the loop for the next.
+
+        Parsing is per character in Python (about 6 us per raw key), so a megabyte of
+        garbage would block every session for seconds; slices keep each step short and
+        the parse-time budget bounds one session's share of the CPU.
+        """
+        self._drain_handle = None
+        sink = self._sink
+        if sink is None or not self._inbox:
+            return
+        if not self._budget_left():
+            self._pause()  # the tick resumes and reschedules once the budget refills
+            return
+        chunk = self._inbox.popleft()
+        if len(chunk) > _PARSE_SLICE:
+            self._inbox.appendleft(chunk[_PARSE_SLICE:])
+            chunk = chunk[:_PARSE_SLICE]
+        self._inbox_bytes -= len(chunk)
+        started = time.perf_counter()
+        sink.feed_bytes(chunk)
+        self._parse_time.charge(time.perf_counter() - started)
+        self._schedule_drain()
+        if self._paused and self._may_read():
+            self._resume()
+
+    def _budget_left(self) -> bool:
+        return self._parse_time.has_tokens() and not self._app_backlogged()
+
+    def _may_read(self) -> bool:
+        return self._inbox_bytes <= _INBOX_LIMIT // 2 and self._budget_left()
 
     def _app_backlogged(self) -> bool:
         app = self.app

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 from rich.console import Console
+from textual.await_complete import AwaitComplete
 from textual.filter import Monochrome, NoColor
 
 from net.limits import Limits
@@ -27,11 +28,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NO_PTY_MESSAGE = (
+    "This server runs a full-screen terminal app; connect with an interactive "
+    "terminal (ssh -t).\r\n"
+)
+
 _BLOCKED_SYSTEM_COMMANDS = frozenset({"Screenshot"})
 """Command-palette entries that act on the server rather than the user's terminal."""
-
-RESTORE_FALLBACK = "\x1b[?1049l\x1b[?25h\x1b[0m"
-"""Sent if the app died before its driver could restore the terminal."""
 
 
 class _Discard:
@@ -64,6 +67,15 @@ def harden_app(app: App[Any]) -> App[Any]:
         """A served app has no process of its own to suspend."""
 
     original_commands = app.get_system_commands
+    original_pop_screen = app.pop_screen
+
+    def pop_screen() -> AwaitComplete:
+        # Textual 8.2 bug: ctrl+p then Enter twice quickly makes the command palette
+        # dismiss itself twice; with one screen left that raises and kills the app.
+        if len(app.screen_stack) <= 1:
+            log.warning("ignored pop_screen with no screen to pop (double dismiss)")
+            return AwaitComplete(asyncio.sleep(0))
+        return original_pop_screen()
 
     def system_commands(screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in original_commands(screen):
@@ -77,6 +89,7 @@ def harden_app(app: App[Any]) -> App[Any]:
     app.save_screenshot = no_file  # type: ignore[method-assign]
     app.action_suspend_process = no_suspend  # type: ignore[method-assign]
     app.get_system_commands = system_commands  # type: ignore[method-assign]
+    app.pop_screen = pop_screen  # type: ignore[method-assign]
 
     # App._process_messages wraps the run in contextlib.redirect_stdout/stderr, which
     # swap the *process-wide* sys.stdout. Interleaved apps would restore each other's
@@ -88,11 +101,14 @@ def harden_app(app: App[Any]) -> App[Any]:
 
 
 def apply_terminal_settings(app: App[Any], terminal: RemoteTerminal) -> None:
-    """Render for the client's terminal, not for the server's environment."""
-    env = {key: terminal.env[key] for key in ("COLORTERM",) if key in terminal.env}
-    env["TERM"] = terminal.term_type or "xterm"
+    """Render for the client's terminal, not for the server's environment.
+
+    The console is always truecolor: the driver reduces colour depth per client (see
+    `net.color_downgrade` for why it can't be done by the console).
+    """
+    env = {"TERM": terminal.term_type or "xterm", "COLORTERM": "truecolor"}
     app.console = Console(
-        color_system=terminal.color_system,
+        color_system="truecolor",
         file=_Discard(),  # type: ignore[arg-type]
         markup=True,
         highlight=False,
@@ -118,6 +134,8 @@ async def serve_app(app: App[Any], terminal: RemoteTerminal) -> int:
     apply_terminal_settings(app, terminal)
     app.driver_class = SSHDriver.for_terminal(terminal)
     terminal.app = app
+    if terminal.input_ended:
+        app.exit()  # the client left before the app existed; don't run it for nobody
     task = asyncio.create_task(
         app.run_async(headless=False, mouse=True, size=terminal.size),
         name=f"served-app-{id(app):x}",
@@ -146,12 +164,18 @@ async def serve_app(app: App[Any], terminal: RemoteTerminal) -> int:
 
 def _farewell(app: App[Any], terminal: RemoteTerminal, status: int) -> str | None:
     """One line telling the user why the session ended, when it wasn't their choice."""
-    restore = "" if app._driver is not None else RESTORE_FALLBACK
     if terminal.closed_reason == "idle timeout":
-        return f"{restore}Disconnected: no input for a long time.\r\n"
+        return "Disconnected: no input for a long time.\r\n"
     if status:
-        return f"{restore}Sorry, the session ended because of an internal error.\r\n"
-    return restore or None
+        return "Sorry, the session ended because of an internal error.\r\n"
+    return None
+
+
+def keep_alive(app: App[Any]) -> None:
+    """Reset a served app's idle timer (for users who only watch, e.g. spectators)."""
+    driver = app._driver
+    if isinstance(driver, SSHDriver):
+        driver.terminal.touch()
 
 
 async def run_app_over_ssh(
@@ -163,6 +187,13 @@ async def run_app_over_ssh(
     Resizes arrive as `asyncssh.TerminalSizeChanged` raised from reads.
     """
     channel = process.channel
+    encoding, _errors = channel.get_encoding()
+    if encoding is not None:
+        raise ValueError("serve apps from a server created with encoding=None (raw bytes)")
+    if process.term_type is None:
+        process.stderr.write(NO_PTY_MESSAGE.encode())
+        process.exit(1)
+        return 1
     width, height, _, _ = process.term_size
     terminal = RemoteTerminal(
         channel,  # type: ignore[arg-type]

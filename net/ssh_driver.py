@@ -19,6 +19,7 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 
+from net.color_downgrade import ColorDowngrader
 from net.paste_limit import PasteLimiter
 from net.remote_terminal import RemoteTerminal
 
@@ -76,6 +77,7 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size or self.terminal.size)
         self._new_input_state()
         self._out: list[str] = []
+        self._downgrade = ColorDowngrader(self.terminal.color_system)
         self._flush_scheduled = False
         self._tick_handle: asyncio.TimerHandle | None = None
         self._esc_handle: asyncio.TimerHandle | None = None
@@ -148,7 +150,7 @@ class SSHDriver(Driver):
         self._flush_scheduled = False
         if not self._out:
             return
-        data = "".join(self._out)
+        data = self._downgrade("".join(self._out))
         self._out.clear()
         self.terminal.send(data.encode("utf-8", "replace"))
 
@@ -206,11 +208,13 @@ class SSHDriver(Driver):
         if not self._input_enabled:
             return 0
         text = self._paste_limiter.filter(self._decode(data))
+        if not text:
+            return 0  # feeding "" would tell the parser the stream has ended
         count = 0
         try:
             for event in self._parser.feed(text):
                 count += self._deliver_parsed(event)
-        except Exception:  # noqa: BLE001 - hostile input must not end the session
+        except Exception:  # hostile input must not end the session
             # Textual's parser can raise on odd input (e.g. out-of-range code points in
             # kitty sequences) and a generator that raised is dead; start a fresh one.
             log.debug("input parser failed; resetting", exc_info=True)
@@ -261,9 +265,7 @@ class SSHDriver(Driver):
         # ticked; this one-shot tick keeps Esc latency near ESCAPE_DELAY.
         if self._esc_handle is not None:
             self._esc_handle.cancel()
-        self._esc_handle = self._loop.call_later(
-            constants.ESCAPE_DELAY + 0.01, self._escape_tick
-        )
+        self._esc_handle = self._loop.call_later(constants.ESCAPE_DELAY + 0.01, self._escape_tick)
 
     def _escape_tick(self) -> None:
         self._esc_handle = None
@@ -274,6 +276,6 @@ class SSHDriver(Driver):
         try:
             for event in self._parser.tick():
                 self._deliver_parsed(event)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.debug("input parser tick failed; resetting", exc_info=True)
             self._new_input_state()

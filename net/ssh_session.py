@@ -17,7 +17,7 @@ import asyncssh
 
 from net.limits import Limits
 from net.remote_terminal import RemoteTerminal
-from net.served_app import serve_app
+from net.served_app import NO_PTY_MESSAGE, serve_app
 from net.session_info import SessionInfo
 
 if TYPE_CHECKING:
@@ -29,11 +29,6 @@ log = logging.getLogger(__name__)
 
 AppFactory = Callable[[SessionInfo], "App[Any]"]
 CommandFilter = Callable[[str], bool]
-
-NO_PTY_MESSAGE = (
-    "This server runs a full-screen terminal app; connect with an interactive "
-    "terminal (ssh -t).\r\n"
-)
 
 
 @dataclass(frozen=True)
@@ -67,6 +62,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.terminal: RemoteTerminal | None = None
         self.app: App[Any] | None = None
         self.task: asyncio.Task[int] | None = None
+        self._ended = False
 
     # --- channel requests -------------------------------------------------------------
 
@@ -109,6 +105,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if term_type is None:
             chan.write_stderr(NO_PTY_MESSAGE.encode())
             chan.exit(1)
+            self._end()
             return
         width, height, _, _ = chan.get_terminal_size()
         env: Mapping[str, str] = chan.get_environment()
@@ -141,6 +138,11 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 return 1
             return await serve_app(self.app, terminal)
         finally:
+            self._end()
+
+    def _end(self) -> None:
+        if not self._ended:
+            self._ended = True
             if self._on_end is not None:
                 self._on_end(self)
 
@@ -149,9 +151,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.terminal is not None:
             self.terminal.receive(data)
 
-    def terminal_size_changed(
-        self, width: int, height: int, pixwidth: int, pixheight: int
-    ) -> None:
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         """Window-change request; the first one arrives with the pty request."""
         if self.terminal is not None:
             self.terminal.resize(width, height)
@@ -167,6 +167,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """Channel closed or connection dropped: stop the app, nothing can be sent now."""
         if self.terminal is not None:
             self.terminal.channel_lost()
+        if self.task is None:
+            self._end()  # refused or never started: nothing else will report the end
 
     def close(self) -> None:
         """Ask the app to exit (server shutdown); the session finishes its channel."""

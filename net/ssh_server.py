@@ -1,0 +1,305 @@
+"""A reusable asyncssh server that gives each SSH session its own Textual app.
+
+Anyone may connect: a public key becomes the player's identity (its fingerprint),
+a client without keys gets in as a guest via keyboard-interactive with no prompts.
+In private mode only keys in an authorized_keys file are let in. Nothing but the app
+is reachable: exec (except allowed game commands), subsystems/SFTP, port, agent and
+X11 forwarding are all refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from net.host_key import host_key_fingerprint, join_command, load_or_create_host_key
+from net.limits import ConnectionTracker, Limits
+from net.ssh_session import AppFactory, AppSession, ClientIdentity, CommandFilter
+
+log = logging.getLogger(__name__)
+
+_SHUTDOWN_GRACE = 5.0
+"""Seconds apps get to exit and restore their users' terminals on server close."""
+
+
+class _ServerState:
+    """Shared by all connections of one server."""
+
+    def __init__(
+        self,
+        app_factory: AppFactory,
+        limits: Limits,
+        allow_command: CommandFilter | None,
+        authorized_keys: Path | None,
+    ) -> None:
+        self.app_factory = app_factory
+        self.limits = limits
+        self.allow_command = allow_command
+        self.authorized_keys = authorized_keys
+        self.tracker = ConnectionTracker(limits)
+        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.sessions: set[AppSession] = set()
+
+    @property
+    def private(self) -> bool:
+        return self.authorized_keys is not None
+
+
+class _ConnectionHandler(asyncssh.SSHServer):
+    """Per-connection policy: admission, authentication and what may be opened."""
+
+    def __init__(self, state: _ServerState) -> None:
+        self._state = state
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._ip = "?"
+        self._admitted = False
+        self._authenticated = False
+        self._username = ""
+        self._key_fingerprint: str | None = None
+        self._sessions = 0
+
+    # --- admission ----------------------------------------------------------------------
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Refuse over-limit or recently-failing peers before any crypto work."""
+        self._conn = conn
+        peer = conn.get_extra_info("peername")
+        self._ip = str(peer[0]) if peer else "?"
+        reason = self._state.tracker.refusal_reason(self._ip)
+        if reason is not None:
+            log.info("refusing connection from %s: %s", self._ip, reason)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, reason
+            )
+            return
+        self._admitted = True
+        self._state.tracker.opened(self._ip)
+        self._state.connections.add(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Release the slot; an unauthenticated end counts as a failed login."""
+        if not self._admitted:
+            return
+        self._admitted = False
+        self._state.tracker.closed(self._ip)
+        if not self._authenticated:
+            self._state.tracker.auth_failed(self._ip)
+        if self._conn is not None:
+            self._state.connections.discard(self._conn)
+
+    # --- authentication -----------------------------------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        """Always require auth: with 'none' accepted, clients would never offer keys."""
+        self._username = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        """Keys are how returning players are recognised."""
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Any key in public mode, listed keys in private mode.
+
+        asyncssh calls this for the key query and again just before checking the
+        signature, so the last accepted key is the one that authenticated (unless a
+        later guest login resets it).
+        """
+        if self._state.private and not self._is_authorized(key):
+            return False
+        self._key_fingerprint = key.get_fingerprint("sha256")
+        return True
+
+    def _is_authorized(self, key: asyncssh.SSHKey) -> bool:
+        path = self._state.authorized_keys
+        assert path is not None
+        try:
+            authorized = asyncssh.read_authorized_keys(str(path))
+        except (OSError, ValueError, asyncssh.KeyImportError):
+            log.warning("cannot read authorized keys file %s", path)
+            return False
+        return authorized.validate(key, "", self._ip) is not None
+
+    def kbdint_auth_supported(self) -> bool:
+        """Guests log in by keyboard-interactive with no prompts (public mode only)."""
+        return not self._state.private
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """True = authenticated without asking anything; the guest has no key identity."""
+        if self._state.private:
+            return False
+        self._key_fingerprint = None
+        return True
+
+    def password_auth_supported(self) -> bool:
+        """No passwords: nothing to guess, nothing to leak."""
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        """Not used."""
+        return False
+
+    def auth_completed(self) -> None:
+        """Login done; from here on the connection is not a failed attempt."""
+        self._authenticated = True
+        log.info(
+            "login from %s as %r (%s)",
+            self._ip,
+            self._username,
+            self._key_fingerprint or "guest",
+        )
+
+    # --- channels -------------------------------------------------------------------------
+
+    def session_requested(self) -> Any:
+        """One app per session channel, a few concurrent channels per connection at most."""
+        if self._conn is None or self._sessions >= self._state.limits.max_sessions_per_connection:
+            return False
+        self._sessions += 1
+        identity = ClientIdentity(self._username, self._key_fingerprint, self._ip)
+        session = AppSession(
+            identity,
+            self._state.app_factory,
+            limits=self._state.limits,
+            allow_command=self._state.allow_command,
+            on_end=self._session_ended,
+        )
+        self._state.sessions.add(session)
+        channel = self._conn.create_server_channel(encoding=None)
+        return channel, session
+
+    def _session_ended(self, session: AppSession) -> None:
+        self._sessions -= 1
+        self._state.sessions.discard(session)
+
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
+        """No direct TCP forwarding (ssh -L / -D)."""
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        """No remote forwarding (ssh -R)."""
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        """No UNIX socket forwarding."""
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        """No remote UNIX socket listeners."""
+        return False
+
+    def tun_requested(self, unit: int | None) -> bool:
+        """No layer-3 tunnels."""
+        return False
+
+    def tap_requested(self, unit: int | None) -> bool:
+        """No layer-2 tunnels."""
+        return False
+
+
+class GameSSHServer:
+    """A running server; close it with `aclose()` (or use `async with`)."""
+
+    def __init__(
+        self,
+        acceptor: asyncssh.SSHAcceptor,
+        state: _ServerState,
+        host: str,
+        host_key: asyncssh.SSHKey,
+    ) -> None:
+        self._acceptor = acceptor
+        self._state = state
+        self.host = host
+        self.port: int = acceptor.get_port()
+        self.host_key_fingerprint = host_key_fingerprint(host_key)
+        """'SHA256:...' as `ssh-keygen -l` prints it; show it so players can verify."""
+
+    def join_command(self, host: str | None = None, command: str | None = None) -> str:
+        """e.g. 'ssh -p 2222 example.org' or 'ssh -t -p 2222 example.org join ABCD'."""
+        return join_command(host or self.host, self.port, command)
+
+    @property
+    def sessions(self) -> tuple[AppSession, ...]:
+        """Sessions currently running an app (each has `.app`, `.terminal`, `.identity`)."""
+        return tuple(self._state.sessions)
+
+    @property
+    def session_count(self) -> int:
+        """Sessions currently running an app."""
+        return len(self._state.sessions)
+
+    @property
+    def connection_count(self) -> int:
+        """Admitted TCP connections currently open."""
+        return self._state.tracker.total
+
+    async def aclose(self) -> None:
+        """Stop listening, let apps exit and restore terminals, then drop connections."""
+        self._acceptor.close()
+        sessions = list(self._state.sessions)
+        for session in sessions:
+            session.close()
+        tasks = [s.task for s in sessions if s.task is not None and not s.task.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=_SHUTDOWN_GRACE)
+        for conn in list(self._state.connections):
+            conn.close()
+        await self._acceptor.wait_closed()
+
+    async def __aenter__(self) -> GameSSHServer:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.aclose()
+
+
+async def start_server(
+    app_factory: AppFactory,
+    *,
+    host: str,
+    port: int,
+    data_dir: str | os.PathLike[str],
+    private: bool = False,
+    authorized_keys: str | os.PathLike[str] | None = None,
+    limits: Limits | None = None,
+    allow_command: CommandFilter | None = None,
+) -> GameSSHServer:
+    """Listen on host:port and serve `app_factory(SessionInfo)` to every SSH session.
+
+    `data_dir` holds the persistent host key. In `private` mode only keys listed in
+    `authorized_keys` (default: data_dir/authorized_keys) may log in. `allow_command`
+    decides which exec commands (e.g. 'join ABCD') are accepted; None refuses all.
+    `port=0` picks a free port (see `GameSSHServer.port`).
+    """
+    limits = limits or Limits()
+    key = load_or_create_host_key(data_dir)
+    keys_path: Path | None = None
+    if private:
+        keys_path = Path(authorized_keys or Path(data_dir) / "authorized_keys")
+    state = _ServerState(app_factory, limits, allow_command, keys_path)
+    server_factory: Callable[[], asyncssh.SSHServer] = lambda: _ConnectionHandler(state)  # noqa: E731
+    acceptor = await asyncssh.listen(
+        host,
+        port,
+        server_factory=server_factory,
+        server_host_keys=[key],
+        login_timeout=limits.login_timeout,
+        encoding=None,
+        line_editor=False,
+        allow_pty=True,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        gss_host=None,
+        keepalive_interval=60,
+        keepalive_count_max=3,
+    )
+    return GameSSHServer(acceptor, state, host, key)
