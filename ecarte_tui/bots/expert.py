@@ -1,0 +1,506 @@
+"""The ``expert`` player: sample the hidden cards, solve each deal exactly, maximise P(win).
+
+For every decision it draws deals consistent with its view (``sampler``), plays each
+candidate action out in every deal -- the exchanges by the treatises' rules (``rollout``),
+the tricks by exact search (``solver``) -- and scores the outcome by the chance of winning
+the *match* from the resulting score (``match_value``), not by tricks: a vole at 3-4 is
+worth more than at 0-0, a refusal that risks 2 points is judged against what 2 points cost.
+All deals are shared by the candidate actions (common random numbers).
+
+Two corrections come from measurement (paired experiments on the same deals):
+- exact search lets both players see every card, which flatters the leader; before the
+  play a hand's outcome is the mean of the exact result and of a plain play-out
+  (``playout``), ``BLEND``;
+- before the play many actions are nearly equal and the arg-max of noisy estimates picks
+  noise: the treatises' choice stands unless another action beats it on the same deals by
+  ``MARGIN`` standard errors. In the trick play the search decides alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from ..engine.actions import ACCEPT, KING, PLAY, PROPOSE, REFUSE, Action, Kind, discard
+from ..engine.cards import HIGHER, STRENGTH, SUIT_MASK, cards_of
+from ..engine.match import Phase
+from ..engine.rules import Rules
+from ..engine.view import SeatView
+from .classic import ClassicBot
+from .knowledge import knowledge_of
+from .match_value import MatchValue, hand_values
+from .playout import PolicyPlay
+from .rollout import (
+    ANSWER,
+    DEALER_DISCARD,
+    DECIDE,
+    ELDER_DISCARD,
+    Exchange,
+    discard_and_draw,
+    play_out,
+)
+from .sampler import Deal, sample_deals
+from .solver import CARD_SUIT, LeadSolver, make_solver
+from .treatises import MASTERS, king_of_trumps, treatise_discard
+
+# deals per decision; chosen so a decision takes ~10-60 ms in CPython on one core
+CARD_DEALS = 120
+BID_DEALS = 200  # play/propose and accept/refuse
+DISCARD_DEALS = 48  # per candidate discard
+MAX_DISCARDS = 12  # candidate discards evaluated
+MEMO_LIMIT = 200_000  # solver positions kept for one hand (a few MB at most)
+BLEND = 0.5  # weight of the exact result against the plain policy's before the play
+MARGIN = 1.0  # standard errors by which an action must beat the treatises' before the play
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEval:
+    """What an action is worth over the sampled deals."""
+
+    action: Action
+    value: float  # mean P(win the match)
+    point: float  # P(I take 3 tricks or more)
+    vole: float  # P(I take all 5)
+    tricks: float  # mean tricks I take this hand
+    deals: int
+    samples: tuple[float, ...] = field(default=(), repr=False, compare=False)  # per deal
+
+
+class _Tally:
+    """Weighted sums for one action."""
+
+    __slots__ = ("w", "value", "point", "vole", "tricks", "samples")
+
+    def __init__(self) -> None:
+        self.w = self.value = self.point = self.vole = self.tricks = 0.0
+        self.samples: list[float] = []
+
+    def add(self, w: float, value: float, tricks: int) -> None:
+        self.samples.append(value)
+        self.w += w
+        self.value += w * value
+        self.tricks += w * tricks
+        if tricks >= 3:
+            self.point += w
+            if tricks == 5:
+                self.vole += w
+
+    def add_blend(self, w: float, outcome: tuple[float, float, float, float]) -> None:
+        value, tricks, point, vole = outcome
+        self.samples.append(value)
+        self.w += w
+        self.value += w * value
+        self.tricks += w * tricks
+        self.point += w * point
+        self.vole += w * vole
+
+    def result(self, action: Action, deals: int) -> ActionEval:
+        w = self.w or 1.0
+        return ActionEval(
+            action,
+            self.value / w,
+            self.point / w,
+            self.vole / w,
+            self.tricks / w,
+            deals,
+            tuple(self.samples),
+        )
+
+
+class _Context:
+    """Everything a decision needs that does not depend on the sampled deal."""
+
+    def __init__(self, bot: ExpertBot, view: SeatView) -> None:
+        self.view = view
+        self.rules: Rules = view.rules
+        self.seat = view.seat
+        self.opp = 1 - view.seat
+        self.trump = view.trump if view.trump is not None else 0
+        self.tmask = SUIT_MASK[self.trump]
+        self.king = king_of_trumps(self.trump)
+        self.ace_high = view.rules.ace_high
+        self.higher = HIGHER[self.ace_high]
+        self.strength = STRENGTH[self.ace_high]
+        self.solve: LeadSolver = make_solver(self.trump, self.ace_high, bot.memo(view))
+        self.mv = bot.match_value(view.rules)
+        self.cap = view.rules.penalty_on_vole == "cap"
+        self.i_am_elder = view.elder == view.seat
+        self.policy = PolicyPlay(self.trump, self.ace_high)
+        self.blend = bot.blend
+        self._values: dict[tuple[int | None, int, int], tuple[float, ...]] = {}
+        self.weights: list[float] = []  # of the deals sampled for this decision
+
+    def values(self, at_risk: int | None, king_me: int, king_opp: int) -> tuple[float, ...]:
+        """Match value for each number of tricks (0-5) I end the hand with."""
+        key = (at_risk, king_me, king_opp)
+        v = self._values.get(key)
+        if v is None:
+            view = self.view
+            v = hand_values(
+                self.mv,
+                view.scores[self.seat],
+                view.scores[self.opp],
+                self.i_am_elder,
+                view.games_won[self.seat],
+                view.games_won[self.opp],
+                at_risk,
+                self.seat,
+                king_me,
+                king_opp,
+                self.cap,
+            )
+            self._values[key] = v
+        return v
+
+    def role_seat(self, role: int | None) -> int | None:
+        """Seat of a rollout role (0 elder, 1 dealer)."""
+        if role is None:
+            return None
+        elder = self.seat if self.i_am_elder else self.opp
+        return elder if role == 0 else 1 - elder
+
+    def outcome(
+        self, elder: int, dealer: int, at_risk: int | None
+    ) -> tuple[float, float, float, float]:
+        """(value, tricks, P(point), P(vole)) for me when the play starts with these hands.
+
+        A blend of the exact result and the plain policy's (see ``playout``): exact search
+        sees through the cards, which flatters whoever leads.
+        """
+        mine, theirs = (elder, dealer) if self.i_am_elder else (dealer, elder)
+        vals = self.values(at_risk, mine >> self.king & 1, theirs >> self.king & 1)
+        exact = self.solve(elder, dealer)
+        plain = self.policy.elder_tricks(elder, dealer)
+        if not self.i_am_elder:
+            exact, plain = 5 - exact, 5 - plain
+        b = self.blend
+        return (
+            b * vals[exact] + (1 - b) * vals[plain],
+            b * exact + (1 - b) * plain,
+            b * (exact >= 3) + (1 - b) * (plain >= 3),
+            b * (exact == 5) + (1 - b) * (plain == 5),
+        )
+
+    def finish(self, ex: Exchange, tally: _Tally, w: float) -> None:
+        """Play out the hand after the exchanges of ``ex`` and add the outcome."""
+        tally.add_blend(w, self.outcome(ex.elder, ex.dealer, self.role_seat(ex.at_risk)))
+
+
+class ExpertBot:
+    """Sampling plus exact search, scored by the chance of winning the match."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        effort: float = 1.0,
+        blend: float = BLEND,
+        margin: float = MARGIN,
+    ) -> None:
+        self.seed = 0 if seed is None else seed
+        self.effort = effort
+        self.blend = blend
+        self.margin = margin
+        self._values: dict[Rules, MatchValue] = {}
+        self._memo: dict[int, int] = {}
+        self._memo_key: tuple[object, ...] = ()
+
+    # ------------------------------------------------------------ per-instance caches
+
+    def match_value(self, rules: Rules) -> MatchValue:
+        mv = self._values.get(rules)
+        if mv is None:
+            mv = self._values[rules] = MatchValue(rules)
+        return mv
+
+    def memo(self, view: SeatView) -> dict[int, int]:
+        """The solver's table for the hand being played (a new hand starts a new one)."""
+        key = (view.game_number, view.hand_number, view.trump, view.rules.ace_high)
+        if key != self._memo_key or len(self._memo) > MEMO_LIMIT:
+            self._memo_key, self._memo = key, {}
+        return self._memo
+
+    def deals(self, view: SeatView, rng: random.Random, count: int, stock: bool) -> list[Deal]:
+        """Deals consistent with the view (the oracle overrides this with the truth)."""
+        return sample_deals(knowledge_of(view), rng, count, view, stock)
+
+    def _rng(self, view: SeatView) -> random.Random:
+        # derived from the view, so a decision depends only on what is asked, not on
+        # how often the table asked before
+        return random.Random(
+            f"{self.seed}/{view.game_number}/{view.hand_number}/{len(view.events)}/"
+            f"{view.hand_mask}/{int(view.phase)}"
+        )
+
+    def _count(self, n: int) -> int:
+        return max(4, int(n * self.effort))
+
+    # ------------------------------------------------------------ the Bot protocol
+
+    def choose(self, view: SeatView) -> Action | None:
+        legal = view.legal
+        if not legal:
+            return None
+        if KING in legal:
+            if self.announce_now(view):
+                return KING
+            if view.to_move != view.seat:
+                return None
+        if view.to_move != view.seat:
+            return None
+        options = [a for a in legal if a is not KING]
+        if len(options) == 1:
+            return options[0]
+        return self.evaluate(view)[0].action
+
+    def announce_now(self, view: SeatView) -> bool:
+        """Announce the king now?
+
+        The point is worth taking whenever it changes the chance of winning the match,
+        which is nearly always. It is not worth it when the point cannot matter (no score
+        it could lead to wins or loses differently), since announcing tells the opponent
+        where the king is. And a dealer under ``own_first_card`` waits for his own first
+        card: the elder then leads without knowing where the king is.
+        """
+        ctx = _Context(self, view)
+        with_king = ctx.values(view.at_risk, 1, 0)
+        without = ctx.values(view.at_risk, 0, 0)
+        if all(abs(a - b) < 1e-9 for a, b in zip(with_king, without, strict=True)):
+            return False
+        if view.scores[view.seat] + 1 >= view.rules.target:
+            return True
+        if view.to_move != view.seat and view.rules.king_deadline == "own_first_card":
+            return False  # asked again before my own first card
+        return True
+
+    # ------------------------------------------------------------ evaluation
+
+    def evaluate(self, view: SeatView) -> list[ActionEval]:
+        """Every candidate action (not the king), best first."""
+        rng = self._rng(view)
+        ctx = _Context(self, view)
+        phase = view.phase
+        if phase is Phase.TRICKS:
+            evals = self._cards(ctx, rng)
+        elif phase is Phase.DECIDE:
+            evals = self._decide(ctx, rng)
+        elif phase is Phase.ANSWER:
+            evals = self._answer(ctx, rng)
+        else:
+            evals = self._discards(ctx, rng)
+        strength = ctx.strength
+        ranked = sorted(
+            evals,
+            key=lambda e: (
+                -round(e.value, 9),
+                -round(e.tricks, 6),
+                strength[e.action.card] if e.action.kind is Kind.CARD else 0,
+                e.action.cards,
+            ),
+        )
+        if phase is Phase.TRICKS or self.margin <= 0:
+            return ranked
+        # Before the play, the treatises' choice stands unless the search finds another
+        # clearly better on the same deals: many near-equal estimates would otherwise
+        # pick noise (measured: a plain arg-max loses points on discards).
+        base = ClassicBot().choose(view)
+        chosen = prefer_unless_clearly_better(ranked, base, ctx.weights, self.margin)
+        return [chosen, *(e for e in ranked if e is not chosen)]
+
+    def _cards(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
+        view = ctx.view
+        cards = [a for a in view.legal if a.kind is Kind.CARD]
+        n_deals = self._count(CARD_DEALS)
+        deals = self.deals(view, rng, n_deals, False)
+        me = view.hand_mask
+        n = me.bit_count()
+        t0 = view.tricks_won[ctx.seat]
+        lead = view.trick_lead
+        solve, higher, tmask, strength = ctx.solve, ctx.higher, ctx.tmask, ctx.strength
+        king_open = opponent_may_announce(view)
+        tallies = [_Tally() for _ in cards]
+        for deal in deals:
+            opp = deal.opp
+            ko = 1 if king_open and opp >> ctx.king & 1 else 0
+            vals = ctx.values(view.at_risk, 0, ko)
+            for i, a in enumerate(cards):
+                c = a.card
+                cb = 1 << c
+                rest = me ^ cb
+                if lead is None:
+                    same = opp & CARD_SUIT[c]
+                    if same:
+                        resp = same & higher[c]
+                        opp_wins = resp != 0
+                        if not opp_wins:
+                            resp = same
+                    else:
+                        resp = opp & tmask
+                        opp_wins = resp != 0
+                        if not opp_wins:
+                            resp = opp
+                    worst = 5
+                    while resp:
+                        rb = resp & -resp
+                        resp ^= rb
+                        if opp_wins:
+                            t = n - 1 - solve(opp ^ rb, rest)
+                        else:
+                            t = 1 + solve(rest, opp ^ rb)
+                        if t < worst:
+                            worst = t
+                    mine = t0 + worst
+                else:
+                    if c >> 3 == lead >> 3:
+                        win = strength[c] > strength[lead]
+                    else:
+                        win = cb & tmask != 0
+                    if win:
+                        mine = t0 + 1 + solve(rest, opp)
+                    else:
+                        mine = t0 + n - 1 - solve(opp, rest)
+                tallies[i].add(deal.weight, vals[mine], mine)
+        return [t.result(a, len(deals)) for t, a in zip(tallies, cards, strict=True)]
+
+    def _decide(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
+        view = ctx.view
+        deals = self.deals(view, rng, self._count(BID_DEALS), True)
+        ctx.weights = [d.weight for d in deals]
+        me = view.hand_mask
+        play, propose = _Tally(), _Tally()
+        risk = ctx.seat if view.exchanges == 0 else None
+        for deal in deals:
+            opp = deal.opp
+            play.add_blend(deal.weight, ctx.outcome(me, opp, risk))
+            ex = Exchange(me, opp, deal.stock, 0, view.exchanges, None)
+            ctx.finish(play_out(ex, ANSWER, ctx.trump, ctx.rules), propose, deal.weight)
+        n = len(deals)
+        return [play.result(PLAY, n), propose.result(PROPOSE, n)]
+
+    def _answer(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
+        view = ctx.view
+        deals = self.deals(view, rng, self._count(BID_DEALS), True)
+        ctx.weights = [d.weight for d in deals]
+        me = view.hand_mask
+        refuse, accept = _Tally(), _Tally()
+        risk = None
+        if view.exchanges == 0:
+            risk = ctx.seat if view.rules.penalized == "committer" else ctx.opp
+        for deal in deals:
+            opp = deal.opp
+            refuse.add_blend(deal.weight, ctx.outcome(opp, me, risk))
+            ex = Exchange(opp, me, deal.stock, 0, view.exchanges, None)
+            ctx.finish(play_out(ex, ELDER_DISCARD, ctx.trump, ctx.rules), accept, deal.weight)
+        n = len(deals)
+        return [refuse.result(REFUSE, n), accept.result(ACCEPT, n)]
+
+    def _discards(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
+        view = ctx.view
+        sizes = [a.cards.bit_count() for a in view.legal if a.kind is Kind.DISCARD]
+        me = view.hand_mask
+        lo, hi = min(sizes), max(sizes)
+        cands = plausible_discards(me, ctx.trump, ctx.ace_high, lo, hi)
+        base = treatise_discard(me, ctx.trump, ctx.ace_high, lo, hi)
+        if base not in cands:
+            cands.append(base)  # the treatises' discard is always weighed (see evaluate)
+        deals = self.deals(view, rng, self._count(DISCARD_DEALS), True)
+        ctx.weights = [d.weight for d in deals]
+        elder = ctx.i_am_elder
+        out = []
+        for mask in cands:
+            tally = _Tally()
+            for deal in deals:
+                if elder:
+                    ex = Exchange(me, deal.opp, deal.stock, 0, view.exchanges, None)
+                    if not discard_and_draw(ex, 0, mask):
+                        play_out(ex, DEALER_DISCARD, ctx.trump, ctx.rules)
+                else:
+                    ex = Exchange(deal.opp, me, deal.stock, 0, view.exchanges, None)
+                    if not discard_and_draw(ex, 1, mask):
+                        play_out(ex, DECIDE, ctx.trump, ctx.rules)
+                ctx.finish(ex, tally, deal.weight)
+            out.append(tally.result(discard(mask), len(deals)))
+        return out
+
+
+def prefer_unless_clearly_better(
+    ranked: list[ActionEval], base: Action | None, weights: list[float], margin: float
+) -> ActionEval:
+    """``base``'s evaluation, unless another beats it by ``margin`` standard errors of the
+    paired (same deals) difference; then the one that beats it by most."""
+    by = {e.action: e for e in ranked}
+    if base not in by:
+        return ranked[0]
+    ref = by[base]
+    total = sum(weights)
+    if total <= 0 or not ref.samples:
+        return ranked[0]
+    n_eff = total * total / sum(w * w for w in weights)
+    best, best_gain = ref, 0.0
+    for e in ranked:
+        if e is ref:
+            continue
+        diffs = [a - b for a, b in zip(e.samples, ref.samples, strict=True)]
+        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
+        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
+        se = math.sqrt(var / n_eff) if n_eff > 1 else math.inf
+        if mean > margin * se and mean > best_gain:
+            best, best_gain = e, mean
+    return best
+
+
+def opponent_may_announce(view: SeatView) -> bool:
+    """May the opponent still announce a king he holds?"""
+    return knowledge_of(view).opp_king_open if view.king is None else False
+
+
+def plausible_discards(hand: int, trump: int, ace_high: bool, lo: int, hi: int) -> list[int]:
+    """The discards worth weighing: never the king of trumps, never a card while keeping a
+    worse one (a lower card of its suit, or a plain card below a trump or a king)."""
+    strength = STRENGTH[ace_high]
+    masters = MASTERS[ace_high]
+    king = king_of_trumps(trump)
+    cards = cards_of(hand)
+
+    def rank(c: int) -> int:
+        if c >> 3 == trump:
+            return 2
+        return 1 if c in masters else 0
+
+    def worse(d: int, c: int) -> bool:
+        """Is ``d`` a card one would throw before ``c``?"""
+        if d >> 3 == c >> 3:
+            return strength[d] < strength[c]
+        return rank(d) == 0 and rank(c) > 0
+
+    out = []
+    for sub in range(1 << len(cards)):
+        n = sub.bit_count()
+        if not lo <= n <= hi:
+            continue
+        mask = 0
+        for j, c in enumerate(cards):
+            if sub >> j & 1:
+                mask |= 1 << c
+        if mask >> king & 1:
+            continue
+        ok = True
+        for c in cards:
+            if mask >> c & 1:
+                for d in cards:
+                    if not mask >> d & 1 and worse(d, c):
+                        ok = False
+                        break
+                if not ok:
+                    break
+        if ok:
+            out.append(mask)
+    if not out:
+        out.append(treatise_discard(hand, trump, ace_high, lo, hi))
+    if len(out) > MAX_DISCARDS:
+        base = treatise_discard(hand, trump, ace_high, lo, hi)
+        out.sort(key=lambda m: (bin(m ^ base).count("1"), m))
+        out = out[:MAX_DISCARDS]
+    return out

@@ -1,0 +1,183 @@
+"""Deals consistent with what a seat has seen, weighted by what the opponent did.
+
+The hard facts (``Knowledge``) are never broken: a sampled opponent hand avoids his voids
+and the cards he could not have held, holds his announced king and has the right size.
+The soft facts weigh each deal: a player who plays without proposing or refuses usually
+holds a strong hand, one who proposes a weak one, and a player who changed ``k`` cards
+usually kept trumps and kings (003, 004: "his hand after the exchange probably holds ...").
+The weights use the treatises' rules as the model of a sensible opponent.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine.actions import Kind
+from ..engine.cards import FULL_MASK, cards_of
+from ..engine.view import SeatView
+from .knowledge import Knowledge
+from .playout import PolicyPlay
+from .treatises import dealer_refuses, is_jeu_de_regle, king_of_trumps, trumps_and_kings
+
+# how much likelier a hand is when it agrees with the treatise model (1 : UNLIKE)
+UNLIKE = 0.25
+# weight of a sample where the opponent holds a king he did not announce in time
+SILENT_KING = 0.05
+# weight of a sample in which a sensible player would not have led (followed with) the card
+# the opponent actually led (chose among several legal cards)
+# relative chance that a card he threw away was a trump or a king
+KEPT_WEIGHT = 0.08
+LEAD_MISS = 0.4
+FOLLOW_MISS = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One guess at the hidden cards: his hand, the stock (top first), and its weight."""
+
+    opp: int
+    stock: tuple[int, ...]
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentModel:
+    """What the opponent did with his present (pre-play) hand, to weigh a guess at it."""
+
+    played: bool | None  # elder: played (True) or proposed and was refused (False)
+    refused: bool | None  # dealer: refused (True) or accepted with no exchange after
+    first: bool  # that decision carried the penalty (no exchange before it)
+    kept: int  # cards he kept at his last exchange (-1: he did not exchange)
+
+
+def opponent_model(view: SeatView) -> OpponentModel:
+    """Read the opponent's decisions since his last exchange from the hand's events."""
+    opp = 1 - view.seat
+    played = refused = None
+    kept = -1
+    exchanges = 0
+    first = True
+    for i, e in enumerate(view.events):
+        kind = e.action.kind
+        if kind is Kind.DISCARD:
+            if e.seat == opp:
+                kept = 5 - e.count
+                played = refused = None
+            if e.seat == view.dealer:
+                exchanges += 1
+        elif e.seat == opp and kind in (Kind.PLAY, Kind.PROPOSE):
+            # a proposal says something about this hand only if no exchange follows
+            nxt = view.events[i + 1].action.kind if i + 1 < len(view.events) else None
+            if kind is Kind.PLAY or nxt is None or nxt is Kind.REFUSE:
+                played = kind is Kind.PLAY
+                first = exchanges == 0
+        elif e.seat == opp and kind in (Kind.ACCEPT, Kind.REFUSE):
+            refused = kind is Kind.REFUSE
+            first = exchanges == 0
+    return OpponentModel(played, refused, first, kept)
+
+
+def hand_likelihood(hand: int, model: OpponentModel, trump: int, view: SeatView) -> float:
+    """How well ``hand`` (his hand before the play) fits what he did, 1 at best."""
+    w = 1.0
+    rules = view.rules
+    if model.kept > 0:
+        strong = trumps_and_kings(hand, trump, rules.ace_high).bit_count()
+        if strong < model.kept:
+            w *= UNLIKE ** (model.kept - strong)
+    if model.played is not None:
+        jeu = is_jeu_de_regle(hand, trump, rules)
+        if model.first and hand >> king_of_trumps(trump) & 1:
+            jeu = not jeu  # Foster: with the king, propose even a jeu de règle
+        if jeu != model.played:
+            w *= UNLIKE
+    if model.refused is not None:
+        if dealer_refuses(hand, trump, rules.ace_high) != model.refused:
+            w *= UNLIKE
+    return w
+
+
+def play_likelihood(hand: int, view: SeatView, policy: PolicyPlay) -> float:
+    """How well ``hand`` (his hand now) explains the cards he chose to play this hand.
+
+    The model of a sensible player is the classic leads and follows (``playout``): a hand
+    from which he would have led what he led is likelier than one from which he would not.
+    """
+    opp = 1 - view.seat
+    plays: list[tuple[int, int, bool]] = []  # (trick index, card, led it)
+    for i, t in enumerate(view.tricks):
+        if t.leader == opp:
+            plays.append((i, t.lead, True))
+        else:
+            plays.append((i, t.follow, False))
+    if view.trick_lead is not None and view.leader == opp:
+        plays.append((len(view.tricks), view.trick_lead, True))
+    w = 1.0
+    held = hand
+    for i, card, led in reversed(plays):
+        held |= 1 << card  # his hand when he played this card
+        if led:
+            if policy.lead(held, i) != card:
+                w *= LEAD_MISS
+        else:
+            lead = view.tricks[i].lead
+            if policy.options(held, lead).bit_count() > 1 and policy.follow(held, lead) != card:
+                w *= FOLLOW_MISS
+    return w
+
+
+def _stock(rest: int, know: Knowledge, rng: random.Random, keep: int) -> tuple[int, ...]:
+    """The stock, top first, from the unseen cards not in his hand.
+
+    His discards are among those cards too, and a player throws out what is not a trump or
+    a king (003): they are drawn first, mostly from such cards, so the stock left is as rich
+    in trumps and kings as it really is likely to be.
+    """
+    cards = cards_of(rest)
+    thrown = sum(know.opp_discards)
+    if thrown:
+        # weighted sampling without replacement (Efraimidis-Spirakis keys)
+        keyed = sorted(
+            cards,
+            key=lambda c: rng.random() ** (1.0 / (KEPT_WEIGHT if keep >> c & 1 else 1.0)),
+        )
+        cards = keyed[: len(cards) - thrown]
+    return tuple(rng.sample(cards, know.stock_size))
+
+
+def sample_deals(
+    know: Knowledge,
+    rng: random.Random,
+    count: int,
+    view: SeatView | None = None,
+    with_stock: bool = True,
+) -> list[Deal]:
+    """``count`` deals drawn uniformly among those the hard facts allow, then weighted."""
+    pool_mask = know.unseen & ~know.forbidden & ~know.required
+    need = know.opp_count - know.required.bit_count()
+    preferred = cards_of(pool_mask & ~know.unlikely)
+    pool = preferred if len(preferred) >= need else cards_of(pool_mask)
+    model = opponent_model(view) if view is not None else None
+    trump = view.trump if view is not None and view.trump is not None else 0
+    keep = trumps_and_kings(FULL_MASK, trump, view.rules.ace_high) if view is not None else 0
+    policy = None
+    if view is not None and (view.tricks or view.trick_lead is not None):
+        policy = PolicyPlay(trump, view.rules.ace_high)
+    deals = []
+    for _ in range(count):
+        opp = know.required
+        for c in rng.sample(pool, need):
+            opp |= 1 << c
+        stock: tuple[int, ...] = ()
+        if with_stock and know.stock_size:
+            stock = _stock(know.unseen & ~opp, know, rng, keep)
+        w = 1.0
+        if model is not None and view is not None:
+            w = hand_likelihood(opp | know.opp_played, model, trump, view)
+        if opp & know.unlikely:
+            w *= SILENT_KING
+        if policy is not None and view is not None:
+            w *= play_likelihood(opp, view, policy)
+        deals.append(Deal(opp, stock, w))
+    return deals

@@ -1,0 +1,189 @@
+"""The expert finds forced wins, stays deterministic, and advises with reasons."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bots_support import c, drive, hand_from
+
+from ecarte_tui.bots import Suggestion, make_bot, make_oracle, suggest
+from ecarte_tui.bots.expert import ExpertBot
+from ecarte_tui.bots.solver import make_solver
+from ecarte_tui.bots.treatises import king_of_trumps
+from ecarte_tui.engine import (
+    ACCEPT,
+    KING,
+    PLAY,
+    PROPOSE,
+    Action,
+    Kind,
+    Match,
+    Phase,
+    Rules,
+    discard,
+    play_card,
+    seat_view,
+)
+from ecarte_tui.engine.cards import cards_of
+
+
+def winning_leads(solve, lead: int, follow: int, trump: int, ace_high: bool = False) -> list[int]:
+    """The cards ``lead`` may lead and still take 3 tricks against ``follow``, perfectly."""
+    from ecarte_tui.bots.solver import follow_options
+    from ecarte_tui.engine.cards import HIGHER, SUIT_MASK
+
+    out = []
+    for card in cards_of(lead):
+        resp, follower_wins = follow_options(card, follow, SUIT_MASK[trump], HIGHER[ace_high])
+        worst = 5
+        for r in cards_of(resp):
+            rest, frest = lead & ~(1 << card), follow & ~(1 << r)
+            if follower_wins:
+                t = 4 - solve(frest, rest)
+            else:
+                t = 1 + solve(rest, frest)
+            worst = min(worst, t)
+        if worst >= 3:
+            out.append(card)
+    return out
+
+
+def one_winning_lead(seed: int) -> tuple[int, int, int, int]:
+    """(elder hand, dealer hand, turn-up, the one lead that makes the point)."""
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        a = sum(1 << x for x in deck[:5])
+        b = sum(1 << x for x in deck[5:10])
+        up = deck[10]
+        trump = up >> 3
+        if a >> king_of_trumps(trump) & 1:
+            continue
+        leads = winning_leads(make_solver(trump, False), a, b, trump)
+        if len(leads) == 1:
+            return a, b, up, leads[0]
+
+
+def known_position(a: int, b: int, up: int) -> Match:
+    """Elder A holds ``a`` and has seen every other card but B's ``b``.
+
+    Under the ``regles`` rules the dealer may keep his hand, so A changes 5 cards four
+    times and then the last card of the stock, while B keeps his: A's discards show him
+    all 21 other cards, and the play starts with A to lead.
+    """
+    rest = [x for x in range(32) if not (a | b | 1 << up) >> x & 1]
+    mine = cards_of(a)
+    first, junk = rest[:5], rest[5:]
+    stock = junk[:15] + mine[:4] + [junk[15]] + [mine[4]]
+    m = Match(Rules.named("regles"), first_dealer=1)
+    m.start_hand(first, cards_of(b), up, stock, dealer=1)
+    for _ in range(4):
+        m.apply(PROPOSE)
+        m.apply(ACCEPT)
+        m.apply(discard(m.hands[0]))
+        m.apply(discard(0))
+    m.apply(PROPOSE)
+    m.apply(ACCEPT)
+    m.apply(discard(1 << junk[15]))
+    assert m.phase is Phase.TRICKS and m.to_move == 0 and m.hands[0] == a
+    return m
+
+
+def test_expert_finds_the_only_winning_lead() -> None:
+    for seed in range(3):
+        a, b, up, lead = one_winning_lead(seed)
+        m = known_position(a, b, up)
+        view = seat_view(m, 0)
+        assert view.legal.count(KING) == 0
+        assert make_bot("expert", seed).choose(view) == play_card(lead)
+
+
+def test_oracle_plays_perfectly() -> None:
+    a, b, up, lead = one_winning_lead(7)
+    m = Match(Rules(), first_dealer=1)
+    rest = [x for x in range(32) if not (a | b | 1 << up) >> x & 1]
+    m.start_hand(cards_of(a), cards_of(b), up, rest, dealer=1)
+    m.apply(PLAY)
+    oracle = make_oracle(m, 0, 1)
+    assert "sees all cards" in oracle.name
+    assert oracle.choose(seat_view(m, 0)) == play_card(lead)
+
+
+def test_expert_is_deterministic_and_instances_do_not_interfere() -> None:
+    def actions(bots: tuple, seed: int) -> list[tuple[int, Action]]:
+        m = Match(Rules.named("academie"), first_dealer=0)
+        drive(m, bots, rng=random.Random(seed))
+        return [x for h in m.hands_log for x in h.actions]
+
+    first = actions((ExpertBot(5, 0.3), make_bot("classic", 1)), 9)
+    # other experts at work in the same process in between change nothing
+    actions((ExpertBot(8, 0.3), ExpertBot(9, 0.3)), 3)
+    assert actions((ExpertBot(5, 0.3), make_bot("classic", 1)), 9) == first
+
+
+def test_every_level_is_deterministic_for_a_seed() -> None:
+    for level in ("random", "easy", "classic"):
+        logs = []
+        for _ in range(2):
+            m = Match(Rules(), first_dealer=1)
+            drive(m, (make_bot(level, 3), make_bot("random", 4)), rng=random.Random(2))
+            logs.append([x for h in m.hands_log for x in h.actions])
+        assert logs[0] == logs[1]
+
+
+def test_suggest_gives_a_legal_action_and_a_reason_quickly() -> None:
+    rng = random.Random(4)
+    rules = [Rules.named(p) for p in ("classic", "regles", "nl")]
+    seen_kinds = set()
+    slowest = 0.0
+    for i in range(60):
+        m = Match(rules[i % 3], first_dealer=i & 1)
+        m.deal(rng)
+        steps = rng.randrange(12)
+        for _ in range(steps):
+            if m.to_move is None:
+                break
+            legal = m.legal_actions()
+            m.apply(legal[rng.randrange(len(legal))])
+        for seat in (0, 1):
+            view = seat_view(m, seat)
+            if not view.legal:
+                continue
+            start = time.perf_counter()
+            s = suggest(view, seed=i)
+            slowest = max(slowest, time.perf_counter() - start)
+            assert isinstance(s, Suggestion)
+            assert s.action in view.legal
+            assert s.reason.strip()
+            seen_kinds.add(s.action.kind)
+    assert {Kind.CARD, Kind.DISCARD} <= seen_kinds
+    assert slowest < 1.0
+
+
+def test_suggest_names_the_chance_of_the_point() -> None:
+    a, b, up, lead = one_winning_lead(1)
+    s = suggest(seat_view(known_position(a, b, up), 0))
+    assert s.action == play_card(lead)
+    assert "100%" in s.reason and "3 tricks" in s.reason
+
+
+def test_announces_the_king_and_waits_as_dealer_under_own_first_card() -> None:
+    # classic rules (own_first_card): B, the dealer, holds the king of hearts
+    m = hand_from("7S 8S 9S 7D 8D", "KH TS AS 9D TD", "7H")
+    m.apply(PLAY)
+    bot = make_bot("expert", 1)
+    waiting = seat_view(m, 1)
+    assert waiting.legal == (KING,)
+    assert bot.choose(waiting) is None  # the elder leads without knowing where it is
+    m.apply(play_card(c("7S")))
+    mine = seat_view(m, 1)
+    assert KING in mine.legal
+    assert bot.choose(mine) is KING
+
+
+def test_announces_at_once_under_opening_lead() -> None:
+    m = hand_from("7S 8S 9S 7D 8D", "KH TS AS 9D TD", "7H", Rules.named("nl"))
+    m.apply(PLAY)
+    assert make_bot("expert", 1).choose(seat_view(m, 1)) is KING

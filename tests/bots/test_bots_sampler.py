@@ -1,0 +1,112 @@
+"""The sampler never deals the opponent a hand that contradicts what the seat saw."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ecarte_tui.bots.knowledge import knowledge_of
+from ecarte_tui.bots.sampler import sample_deals
+from ecarte_tui.bots.treatises import king_of_trumps
+from ecarte_tui.engine import PRESETS, Match, Rules, SeatView, seat_view
+from ecarte_tui.engine.cards import HIGHER, SUIT_MASK
+
+
+def follow_was_legal(hand: int, lead: int, follow: int, trump: int, ace_high: bool) -> bool:
+    """The follow rules (RULES.md §5), written out again independently of the bots."""
+    same = hand & SUIT_MASK[lead >> 3]
+    if same:
+        higher = same & HIGHER[ace_high][lead]
+        allowed = higher if higher else same
+    else:
+        trumps = hand & SUIT_MASK[trump]
+        allowed = trumps if trumps else hand
+    return bool(allowed >> follow & 1)
+
+
+def seen_by(view: SeatView) -> int:
+    seen = view.hand_mask
+    for m in view.own_discards:
+        seen |= m
+    for t in view.tricks:
+        seen |= 1 << t.lead | 1 << t.follow
+    if view.trick_lead is not None:
+        seen |= 1 << view.trick_lead
+    if view.turn_up is not None:
+        seen |= 1 << view.turn_up
+    return seen
+
+
+def check_deal(view: SeatView, m: Match, opp_hand: int, stock: tuple[int, ...]) -> None:
+    opp = 1 - view.seat
+    seen = seen_by(view)
+    assert opp_hand.bit_count() == m.hands[opp].bit_count()
+    assert opp_hand & seen == 0
+    assert len(stock) == view.stock_size
+    stock_mask = sum(1 << x for x in stock)
+    assert stock_mask.bit_count() == len(stock)
+    assert stock_mask & (seen | opp_hand) == 0
+    trump = view.trump
+    assert trump is not None
+    king = king_of_trumps(trump)
+    if view.king == opp and not seen >> king & 1:
+        assert opp_hand >> king & 1
+    # replay the opponent's follows with the sampled hand plus the cards he played since
+    later = 0
+    if view.trick_lead is not None and view.leader == opp:
+        later |= 1 << view.trick_lead
+    for t in reversed(view.tricks):
+        if t.leader == opp:
+            later |= 1 << t.lead
+            continue
+        later |= 1 << t.follow
+        held = opp_hand | later
+        assert follow_was_legal(held, t.lead, t.follow, trump, view.rules.ace_high)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 40),
+)
+def test_sampled_deals_agree_with_everything_seen(preset: str, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    m = Match(Rules.named(preset), first_dealer=rng.getrandbits(1))
+    m.deal(rng)
+    for _ in range(steps):
+        if m.to_move is None or (len(m.tricks_played) == 4 and m.led >= 0):
+            break  # keep the hand running: the last card would end it
+        legal = m.legal_actions()
+        m.apply(legal[rng.randrange(len(legal))])
+    if m.hand is None or m.hand.over:
+        return
+    for seat in (0, 1):
+        view = seat_view(m, seat)
+        know = knowledge_of(view)
+        # the truth is always possible
+        assert m.hands[1 - seat] & know.forbidden == 0
+        assert m.hands[1 - seat] & know.required == know.required
+        for deal in sample_deals(know, random.Random(seed + seat), 25, view, True):
+            check_deal(view, m, deal.opp, deal.stock)
+            assert deal.weight > 0
+
+
+def test_voids_and_could_not_head_are_learnt() -> None:
+    from bots_support import c, hand_from
+
+    from ecarte_tui.engine import PLAY, play_card
+
+    # hearts trump; A leads the 9 of spades, B (no spade higher) throws the 7 of clubs:
+    # B is void in spades and in trumps
+    m = hand_from("9S KD QD JD AD", "7C 8C 9C TC AC", "7H")
+    m.apply(PLAY)
+    m.apply(play_card(c("9S")))
+    m.apply(play_card(c("7C")))
+    know = knowledge_of(seat_view(m, 0))
+    assert know.forbidden & SUIT_MASK[0] == SUIT_MASK[0] & know.unseen
+    assert know.forbidden & SUIT_MASK[1] == SUIT_MASK[1] & know.unseen
+    for deal in sample_deals(know, random.Random(1), 50, seat_view(m, 0)):
+        assert deal.opp & (SUIT_MASK[0] | SUIT_MASK[1]) == 0
