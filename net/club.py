@@ -139,6 +139,37 @@ class Club:
         """Tables to show in the lobby: waiting for a player, or being played."""
         return [t for t in self.tables.values() if not t.finished]
 
+    def lobby_tables(self, player_id: str | None = None) -> list[LiveTable]:
+        """What one player's lobby lists: live tables, and their own even if abandoned.
+
+        A table whose players have all been away longer than the reconnection time is
+        hidden from others (it is kept, and its players may still come back to it).
+        """
+        out = []
+        for lt in self.open_tables():
+            mine = player_id is not None and lt.seat_of(player_id) is not None
+            if mine or self._someone_here(lt):
+                out.append(lt)
+        return out
+
+    def _someone_here(self, lt: LiveTable) -> bool:
+        for i, s in enumerate(lt.seats):
+            if s.player_id is None or s.is_bot:
+                continue
+            left = self.reconnect_left(lt, i)
+            if left is None or left > 0:
+                return True
+        return lt.watchers > 0
+
+    def seats_of(self, player_id: str) -> list[tuple[LiveTable, int]]:
+        """The unfinished tables where ``player_id`` has a seat (to take them back)."""
+        out = []
+        for lt in self.open_tables():
+            seat = lt.seat_of(player_id)
+            if seat is not None:
+                out.append((lt, seat))
+        return out
+
     def find(self, code: str) -> LiveTable:
         lt = self.tables.get(code.strip().upper())
         if lt is None:
@@ -194,8 +225,52 @@ class Club:
             names=(lt.seats[0].name, lt.seats[1].name),
         )
         self._start(lt)
+        lt.notify()  # the player waiting at the table sees the game start
         self._lobby_changed()
         return lt, free
+
+    def watch(self, code: str) -> LiveTable:
+        """Count a watcher in (call ``unwatch`` when they leave)."""
+        lt = self.find(code)
+        if lt.table is None:
+            raise ClubError(f"the game at table {lt.code} has not started: nothing to watch yet")
+        lt.watchers += 1
+        lt.notify()
+        self._lobby_changed()
+        return lt
+
+    def unwatch(self, lt: LiveTable) -> None:
+        lt.watchers = max(0, lt.watchers - 1)
+        lt.notify()
+        self._lobby_changed()
+
+    def cancel(self, lt: LiveTable) -> None:
+        """Close a table nobody has joined yet (its creator left it)."""
+        if lt.table is not None or lt.finished:
+            raise ClubError(f"the game at table {lt.code} has started")
+        lt.finished = True
+        self.tables.pop(lt.code, None)
+        self.store.save_table(lt.code, status="cancelled")
+        lt.notify()
+        self._lobby_changed()
+
+    def sweep(self) -> None:
+        """Housekeeping: close open tables abandoned by their creator, forget finished ones.
+
+        A finished table stays in memory while someone still looks at it; the store and the
+        archive keep it for good.
+        """
+        for lt in list(self.tables.values()):
+            attached = any(s.sessions for s in lt.seats) or lt.watchers > 0
+            if lt.finished and not attached:
+                del self.tables[lt.code]
+                for b in lt.bots:
+                    if b is not None:
+                        b.stop()
+            elif lt.table is None and not lt.finished and not attached:
+                left = self.reconnect_left(lt, 0)
+                if left is not None and left <= 0:
+                    self.cancel(lt)
 
     def _start(self, lt: LiveTable, ecn: str = "") -> None:
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
@@ -256,6 +331,7 @@ class Club:
         s.sessions += 1
         s.dropped_at = None
         lt.notify()
+        self._lobby_changed()
 
     def disconnected(self, lt: LiveTable, seat: int) -> None:
         s = lt.seats[seat]
@@ -263,6 +339,7 @@ class Club:
         if s.sessions == 0 and not s.is_bot and not lt.finished:
             s.dropped_at = self.clock()
         lt.notify()
+        self._lobby_changed()
 
     def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:
         """Seconds left for a dropped player to come back, or None if connected."""

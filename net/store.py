@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS tables (
     name_a TEXT,
     name_b TEXT,
     ecn TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,             -- 'open', 'playing', 'finished'
+    status TEXT NOT NULL,             -- 'open', 'playing', 'finished', 'cancelled'
     winner TEXT,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
@@ -195,6 +195,16 @@ class Store:
             "LIMIT ?",
             (player_id, player_id, limit),
         )
+
+    def record_for(self, player_id: str) -> tuple[int, int]:
+        """(matches finished, matches won) by a player: their record in the lobby."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(winner = ?), 0) FROM tables "
+                "WHERE status = 'finished' AND (seat_a = ? OR seat_b = ?)",
+                (player_id, player_id, player_id),
+            ).fetchone()
+        return int(row[0]), int(row[1])
 
     def _tables(self, where: str, args: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:

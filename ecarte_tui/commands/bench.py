@@ -11,6 +11,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--seconds", type=float, default=2.0, help="time per engine measurement")
     p.add_argument("--sessions", type=int, default=50, help="SSH sessions (bench ssh)")
+    p.add_argument("--duration", type=float, default=60.0,
+                   help="seconds of play measured (bench ssh)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.strip import Strip
+from textual.style import Style as TextualStyle
 
 from ..engine.cards import FACES, SUIT_SYMBOLS, SUITS
 
@@ -101,6 +104,32 @@ class Canvas:
     def fill(self, x: int, y: int, w: int, h: int, ch: str, style: Style | None) -> None:
         for yy in range(y, y + h):
             self.put(x, yy, ch * w, style)
+
+    def to_strips(self, base: TextualStyle) -> list[Strip]:
+        """The canvas as Textual strips, each cell's style over ``base`` (the widget's).
+
+        The same result as rendering ``to_text()`` in the widget, without the round trip
+        through Rich text and Textual content: on a server that draws every move for every
+        player, that round trip was most of the cost of a move.
+        """
+        styles: dict[Style | None, Style] = {}
+        strips = []
+        for y in range(self.height):
+            row, srow = self.chars[y], self.styles[y]
+            segments = []
+            start = 0
+            for x in range(1, self.width + 1):
+                if x == self.width or srow[x] is not srow[start]:
+                    cell = srow[start]
+                    style = styles.get(cell)
+                    if style is None:
+                        style = styles[cell] = (
+                            base if cell is None else base + TextualStyle.from_rich_style(cell)
+                        ).rich_style
+                    segments.append(Segment("".join(row[start:x]), style))
+                    start = x
+            strips.append(Strip(segments, self.width))
+        return strips
 
     def to_text(self, base: Style | None = None) -> Text:
         out = Text(no_wrap=True, overflow="crop", end="")

@@ -221,3 +221,47 @@ def role_text(view: SeatView, seat: int) -> str:
     if view.dealer is None:
         return ""
     return "dealer" if seat == view.dealer else "elder"
+
+
+def watcher_prompt(
+    view: SeatView,
+    status: str,
+    waiting_for: int | None,
+    names: tuple[str, str],
+    g: Glyphs,
+    ready: tuple[bool, bool] = (False, False),
+) -> Prompt:
+    """What a watcher is told: whose turn it is and what they are deciding; never a key to act."""
+    keys = "watching · q leave"
+    if status == "over":
+        winner = view.match_winner
+        text = f"The match is over: {names[winner]} wins." if winner is not None else (
+            "The match is over.")
+        return Prompt(text, keys, "wait")
+    if status == "choose" and waiting_for is not None:
+        return Prompt(f"{names[waiting_for]} drew the higher card and chooses who deals…", keys)
+    if status == "draw":
+        return Prompt("Drawing for the deal…", keys)
+    if status == "between":
+        late = [names[s] for s in (0, 1) if not ready[s]]
+        who = " and ".join(late) if late else "the dealer"
+        return Prompt(f"The hand is over; waiting for {who} to ask for the next hand…", keys)
+    mover = view.to_move
+    if view.phase is Phase.TRICKS:
+        if waiting_for is not None and waiting_for != mover:
+            return Prompt(f"{names[waiting_for]} may announce the king…", keys)
+        if mover is None:
+            return Prompt("", keys)
+        if view.trick_lead is None:
+            return Prompt(f"{names[mover]} to lead…", keys)
+        return Prompt(f"{names[mover]} to play to {short_label(view.trick_lead, g)}…", keys)
+    if mover is None:
+        return Prompt("", keys)
+    who = names[mover]
+    what = {
+        Phase.DECIDE: f"{who} decides: play or propose…",
+        Phase.ANSWER: f"{who} answers the proposal…",
+        Phase.ELDER_DISCARD: f"{who} discards…",
+        Phase.DEALER_DISCARD: f"{who} discards…",
+    }.get(view.phase, f"Waiting for {who}…")
+    return Prompt(what, keys)

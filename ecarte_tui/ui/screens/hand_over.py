@@ -122,8 +122,11 @@ class GameOverScreen(ModalScreen[str | None]):
                 yield Static(_games_line(view, names), classes="line strong")
             with Horizontal(classes="buttons"):
                 if can_new:
-                    yield Button("New game  n", id="new", variant="primary")
-                    yield Button("Home  h", id="to-home")
+                    # a served club says "New table" and "Lobby" (the app names them)
+                    new_title = getattr(self.app, "new_game_title", "New game")
+                    home_title = getattr(self.app, "home_title", "Home")
+                    yield Button(f"{new_title}  n", id="new", variant="primary")
+                    yield Button(f"{home_title}  h", id="to-home")
                 yield Button("Quit  q", id="quit")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -43,6 +43,7 @@ marks the player who insisted on the hand as dealt (see the rules, `f2`).
 
 
 class HelpScreen(Screen[None]):
+    AUTO_FOCUS = "#help-scroll"  # not on_mount: a screen closed at once has no children
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "close", "Back"),
     ]
@@ -53,8 +54,6 @@ class HelpScreen(Screen[None]):
             yield Markdown(HELP)
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.query_one("#help-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

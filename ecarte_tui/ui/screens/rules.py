@@ -15,6 +15,7 @@ from ..rules_text import rules_markdown
 
 
 class RulesScreen(Screen[None]):
+    AUTO_FOCUS = "#rules-scroll"  # not on_mount: a screen closed at once has no children
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f2", "close", "Back"),
         Binding("up,k", "scroll(-1)", "Up", show=False),
@@ -34,8 +35,6 @@ class RulesScreen(Screen[None]):
             yield Markdown(rules_markdown(self.rules), id="rules-text")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.query_one("#rules-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

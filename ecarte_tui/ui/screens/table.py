@@ -4,6 +4,9 @@ The screen does not know who sits opposite (a bot, a friend, a remote player): i
 this seat's actions to the table and redraws from the updates the table sends it. Table
 callbacks may come from another app's task (on the server), so the callback only posts a
 message to this screen; all drawing happens in this app's own message loop.
+
+``seat=None`` is a watcher: the table sends it the public view only (no hand, no discard),
+both hands are drawn face down, nothing can be played, and a banner says so.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -28,18 +32,31 @@ from ...engine.match import Phase
 from ...engine.view import Trick
 from ...table import Table, TableError, Update, spoken
 from ..card_art import short_label
-from ..narration import Prompt, discard_problem, log_lines, prompt_for, role_text, seat_names
+from ..narration import (
+    Prompt,
+    discard_problem,
+    log_lines,
+    prompt_for,
+    role_text,
+    seat_names,
+    watcher_prompt,
+)
 from ..players import Hint, action_words, hint_for
 from ..widgets.chips import ChipsPanel
 from ..widgets.felt import Look
 from ..widgets.hand import HandView
-from ..widgets.hand_log import HandLog
+from ..widgets.hand_log import HandLog, TailLog
 from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.seat_bar import SeatBar
 from ..widgets.stock import TurnUpStock
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from ..widgets.trick import TrickView
+
+WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
+GAME_ACTIONS = frozenset(
+    {"pick", "move", "confirm", "toggle", "word", "pass_king", "next_hand", "hint"}
+)
 
 WORDS: dict[str, Action] = {
     "play": PLAY, "propose": PROPOSE, "accept": ACCEPT, "refuse": REFUSE, "king": KING,
@@ -64,6 +81,11 @@ class TableScreen(Screen[None]):
         (0, "-short"), (MIN_HEIGHT, "-normal-height"), (34, "-tall"),
     ]
 
+    KEY_BAR: ClassVar[type[Widget]] = Footer
+    """The keys line; a server swaps in the lighter ``KeyBar`` (redrawn after every move)."""
+    LOG: ClassVar[type[HandLog] | type[TailLog]] = HandLog
+    """The hand's log; a server swaps in ``TailLog``, which never lays the screen out."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i + 1), f"pick({i})", f"Card {i + 1}", show=False) for i in range(5)),
         Binding("left", "move(-1)", "Left", show=False),
@@ -87,7 +109,7 @@ class TableScreen(Screen[None]):
     def __init__(
         self,
         table: Table,
-        seat: int,
+        seat: int | None,
         look: Look,
         auto_announce: bool = False,
         on_watching: Callable[[], None] | None = None,
@@ -97,6 +119,10 @@ class TableScreen(Screen[None]):
         self._on_watching = on_watching
         self.table = table
         self.seat = seat
+        self.watching = seat is None
+        self.me = 0 if seat is None else seat  # the seat drawn at the bottom
+        self.banner: tuple[str, str] | None = (
+            (WATCHING_BANNER, "watching") if seat is None else None)
         self.look = look
         self.auto_announce = auto_announce
         self.update: Update | None = None
@@ -111,6 +137,7 @@ class TableScreen(Screen[None]):
         self._choose_shown = False
         self._announced_for: int | None = None
         self._sized = False  # dialogs wait for the first layout, or the felt under them is stale
+        self._topbar_text = ""
 
     # ------------------------------------------------------------------ building
 
@@ -118,6 +145,7 @@ class TableScreen(Screen[None]):
         yield TooSmall(id="too-small")
         with Vertical(id="table-root"):
             yield Static(id="topbar")
+            yield Static(id="banner")
             with Horizontal(id="main"):
                 with Vertical(id="felt"):
                     yield SeatBar(id="opp-bar")
@@ -131,12 +159,13 @@ class TableScreen(Screen[None]):
                     yield SeatBar(id="my-bar")
                 with Vertical(id="side"):
                     yield ChipsPanel(id="chips")
-                    yield HandLog(id="log")
+                    yield self.LOG(id="log")
             yield PromptBar(id="prompt")
-            yield Footer()
+            yield self.KEY_BAR()
 
     def on_mount(self) -> None:
         self.set_look(self.look)
+        self._show_banner()
         self._unwatch = self.table.watch(self.seat, self._on_table)
         if self._on_watching is not None:
             self._on_watching()
@@ -163,7 +192,31 @@ class TableScreen(Screen[None]):
         return self.update.view if self.update else None
 
     @property
+    def player_seat(self) -> int:
+        """The seat this screen plays for (only asked when it may act: never a watcher)."""
+        assert self.seat is not None, "a watcher does not act"
+        return self.seat
+
+    # ------------------------------------------------------------------ banner
+
+    def set_banner(self, text: str | None, severity: str = "warning") -> None:
+        """A line above the felt for what is not the game itself: who is away, watching."""
+        banner = (text, severity) if text else None
+        if banner != self.banner:
+            self.banner = banner
+            if self.is_mounted:
+                self._show_banner()
+
+    def _show_banner(self) -> None:
+        widget = self.query_one("#banner", Static)
+        widget.display = self.banner is not None
+        widget.set_classes(f"-{self.banner[1]}" if self.banner else "")
+        widget.update(self.banner[0] if self.banner else "", layout=False)  # one line, always
+
+    @property
     def names(self) -> tuple[str, str]:
+        if self.seat is None:
+            return self.table.names
         opponent = self.table.names[1 - self.seat]
         if self.view is None:
             names = ["", ""]
@@ -175,6 +228,9 @@ class TableScreen(Screen[None]):
         u = self.update
         if u is None:
             return Prompt("")
+        if self.watching:
+            return watcher_prompt(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
+                                  u.ready)
         return prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs, u.ready)
 
     def set_look(self, look: Look, auto_announce: bool | None = None) -> None:
@@ -226,7 +282,7 @@ class TableScreen(Screen[None]):
         assert view is not None
         n = len(view.hand)
         self.cursor = min(self.cursor, max(0, n - 1))
-        if self.current_prompt().mode != "card":
+        if self.watching or self.current_prompt().mode != "card":
             return
         playable = self._playable()
         was_card = prev is not None and prompt_for(
@@ -248,13 +304,16 @@ class TableScreen(Screen[None]):
         if u is None:
             return
         view = u.view
-        me, opp = self.seat, 1 - self.seat
+        me, opp = self.me, 1 - self.me
         names = self.names
         g = self.look.glyphs
         prompt = self.current_prompt()
         deck = view.dealer if view.dealer is not None else 0
 
-        self.query_one("#topbar", Static).update(self._topbar(view))
+        topbar = self._topbar(view)
+        if topbar != self._topbar_text:  # (an update would also lay the screen out again)
+            self._topbar_text = topbar
+            self.query_one("#topbar", Static).update(topbar, layout=False)
         leader = view.leader if view.phase is Phase.TRICKS else None
         self.query_one("#opp-bar", SeatBar).show(
             names[opp], role_text(view, opp), view.tricks_won[opp], view.at_risk == opp,
@@ -264,18 +323,21 @@ class TableScreen(Screen[None]):
             names[me], role_text(view, me), view.tricks_won[me], view.at_risk == me,
             view.king == me, self.speech.get(me), leader == me and view.trick_lead is None,
         )
-        self.query_one(OpponentHand).show(view.opponent_cards, deck)
+        self.query_one(OpponentHand).show(view.cards_in_hand[opp], deck)
         self.query_one(TurnUpStock).show(view.turn_up, view.stock_size, deck)
         self.query_one(TrickView).show(*self._trick_state(view), names, len(view.tricks) + 1)
         mode = prompt.mode
         active = mode in ("card", "discard")
-        self.query_one(HandView).show(
-            view.hand,
-            playable=self._playable() if mode == "card" else frozenset(),
-            marked=frozenset(self.marked) if mode == "discard" else frozenset(),
-            cursor=self.cursor if active else None,
-            active=active,
-        )
+        if self.watching:
+            self.query_one(HandView).show_backs(view.cards_in_hand[me], deck)
+        else:
+            self.query_one(HandView).show(
+                view.hand,
+                playable=self._playable() if mode == "card" else frozenset(),
+                marked=frozenset(self.marked) if mode == "discard" else frozenset(),
+                cursor=self.cursor if active else None,
+                active=active,
+            )
         order = (opp, me)
         self.query_one(ChipsPanel).show(
             names, view.scores, view.games_won, view.rules.target, view.rules.games_to_win, order
@@ -320,7 +382,7 @@ class TableScreen(Screen[None]):
         u = self.update
         if u is not None and u.draw is not None and view.hand_number <= 1:
             lines.insert(0, self._draw_text(u))
-        self.query_one(HandLog).show(lines)
+        self.query_one("#log", self.LOG).show(lines)
 
     def _draw_text(self, u: Update) -> str:
         d = u.draw
@@ -347,8 +409,9 @@ class TableScreen(Screen[None]):
         from .draw import DrawScreen
         from .hand_over import GameOverScreen, HandOverScreen
 
-        if self.app.screen is not self or not self._sized:
-            # a modal is up (help, rules, a result): try again when it closes
+        if self.app.screen is not self or not self._sized or self.watching:
+            # a modal is up (help, rules, a result): try again when it closes; a watcher
+            # reads the hand's outcome in the log and is asked nothing
             return
         view = u.view
         if u.status == "choose" and u.waiting_for == self.seat and not self._choose_shown:
@@ -382,13 +445,13 @@ class TableScreen(Screen[None]):
         if dealer is None:
             return
         try:
-            self.table.choose_dealer(self.seat, dealer)
+            self.table.choose_dealer(self.player_seat, dealer)
         except TableError as e:
             self._say(str(e))
 
     def _hand_over_choice(self, choice: str | None) -> None:
         if choice == "next":
-            self.table.ready(self.seat)
+            self.table.ready(self.player_seat)
         elif choice == "quit":
             self.app.action_quit()
 
@@ -415,7 +478,7 @@ class TableScreen(Screen[None]):
 
     def submit(self, action: Action) -> bool:
         try:
-            self.table.submit(self.seat, action)
+            self.table.submit(self.player_seat, action)
         except IllegalAction as e:
             self._say(e.personal(self._label))
             return False
@@ -434,6 +497,8 @@ class TableScreen(Screen[None]):
         self.call_later(self.submit, KING)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.watching and action in GAME_ACTIONS:
+            return False
         if self.update is None:
             return action not in ("confirm", "hint")
         mode = self.current_prompt().mode
@@ -490,10 +555,11 @@ class TableScreen(Screen[None]):
         elif mode == "discard":
             self._discard()
         elif mode == "between":
-            self.table.ready(self.seat)
+            self.table.ready(self.player_seat)
 
     def action_next_hand(self) -> None:
-        self.table.ready(self.seat)
+        if self.seat is not None:
+            self.table.ready(self.seat)
 
     def _toggle(self, index: int) -> None:
         view = self.view
@@ -534,7 +600,7 @@ class TableScreen(Screen[None]):
         self.submit(WORDS[word])
 
     def action_pass_king(self) -> None:
-        self.table.pass_king(self.seat)
+        self.table.pass_king(self.player_seat)
 
     # ------------------------------------------------------------------ the hint
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 
 from ..card_art import SMALL, Canvas, draw_face
 from .felt import FeltWidget
@@ -17,7 +16,7 @@ class CardRow(FeltWidget):
         self.cards = cards
         self.captions = captions
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         width, height = self.size
         c = Canvas(width, height)
         p = self.palette()
@@ -28,4 +27,4 @@ class CardRow(FeltWidget):
             c.put(x + (SMALL[0] - len(caption)) // 2, 0, caption, p.label + Style(bold=True))
             draw_face(c, x, 1, card, SMALL, p, self.look.glyphs,
                       four_colour=self.look.four_colour)
-        return c.to_text()
+        return c

@@ -1,13 +1,16 @@
-"""The player's own hand: five cards face up, chosen by number, arrows, Enter or a click."""
+"""The player's own hand: five cards face up, chosen by number, arrows, Enter or a click.
+
+For a watcher the same place shows the bottom seat's cards face down (``show_backs``): a
+watcher's view holds no hand, so there is no face to draw.
+"""
 
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.message import Message
 
-from ..card_art import Canvas, draw_face, draw_slot
+from ..card_art import Canvas, draw_back, draw_face, draw_slot
 from .felt import FeltWidget
 
 GAP = 1
@@ -47,12 +50,21 @@ class HandView(FeltWidget):
             self.cards, self.playable, self.marked, self.cursor, self.active = state
             self.refresh()
 
+    def show_backs(self, count: int, deck: int) -> None:
+        """A watcher's view of the bottom seat: ``count`` cards face down, never a face."""
+        if (self.face_down, len(self.cards), self.deck) != (True, count, deck):
+            self.face_down, self.deck = True, deck
+            self.cards = (-1,) * count  # placeholders: no card id is ever held here
+            self.playable, self.marked, self.cursor, self.active = (
+                frozenset(), frozenset(), None, False)
+            self.refresh()
+
     def _layout(self) -> tuple[tuple[int, int], int]:
         size = self.card_size(self.size.height - 1)
         total = len(self.cards) * (size[0] + GAP) - GAP
         return size, max(0, (self.size.width - total) // 2)
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         width, height = self.size
         c = Canvas(width, height)
         p = self.palette()
@@ -60,7 +72,11 @@ class HandView(FeltWidget):
         size, left = self._layout()
         if not self.cards:
             draw_slot(c, max(0, (width - size[0]) // 2), 1, size, g, p.label)
-            return c.to_text()
+            return c
+        if self.face_down:
+            for i in range(len(self.cards)):
+                draw_back(c, left + i * (size[0] + GAP), 1, size, self.deck, p, g)
+            return c
         for i, card in enumerate(self.cards):
             x = left + i * (size[0] + GAP)
             raised = card in self.marked
@@ -73,9 +89,11 @@ class HandView(FeltWidget):
                 c, x, y, card, size, p, g, four_colour=self.look.four_colour, frame=frame,
                 faded=faded, bottom=str(i + 1),
             )
-        return c.to_text()
+        return c
 
     def on_click(self, event: events.Click) -> None:
+        if self.face_down:
+            return
         size, left = self._layout()
         x = event.x - left
         if x < 0:

@@ -5,8 +5,11 @@ Rebuilt from the seat's view on every update, so a resumed game shows its whole 
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 
@@ -24,3 +27,48 @@ class HandLog(VerticalScroll, can_focus=False):
         self.lines = list(lines)
         self.query_one("#log-text", Static).update("\n".join(lines))
         self.call_after_refresh(self.scroll_end, animate=False)
+
+
+class TailLog(Widget, can_focus=False):
+    """The same log in a fixed box: the last lines that fit, the wheel scrolls back.
+
+    HandLog grows a text inside a scrolling container, and every new line makes Textual lay
+    the whole screen out again; a server that redraws every move for every player uses this
+    one instead (``TableScreen.LOG``), which only repaints its own box.
+    """
+
+    DEFAULT_CSS = "TailLog { height: 1fr; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[str] = []
+        self.back = 0  # lines scrolled back from the end
+
+    def show(self, lines: list[str]) -> None:
+        if lines == self.lines:
+            return
+        self.lines = list(lines)
+        self.back = 0
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return Text("")
+        wrapped: list[Text] = []
+        for line in self.lines:
+            wrapped.extend(Text(line).wrap(self.app.console, width))
+        self.back = min(self.back, max(0, len(wrapped) - height))
+        end = len(wrapped) - self.back
+        shown = wrapped[max(0, end - height):end]
+        return Text("\n").join(shown) if shown else Text("")
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.back += 1
+        self.refresh()
+        event.stop()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.back = max(0, self.back - 1)
+        self.refresh()
+        event.stop()

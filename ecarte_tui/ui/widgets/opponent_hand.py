@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-
 from ..card_art import Canvas, draw_back
 from .felt import FeltWidget
 
@@ -19,7 +17,7 @@ class OpponentHand(FeltWidget):
             self.count, self.deck = count, deck
             self.refresh()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         width, height = self.size
         c = Canvas(width, height)
         if self.count:
@@ -31,4 +29,4 @@ class OpponentHand(FeltWidget):
             left = max(0, (width - total) // 2)
             for i in range(self.count):
                 draw_back(c, left + i * step, 0, size, self.deck, p, self.look.glyphs)
-        return c.to_text()
+        return c

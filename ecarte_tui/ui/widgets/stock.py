@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 
 from ...engine.cards import SUIT_NAMES
 from ..card_art import Canvas, draw_back, draw_face, draw_slot
@@ -22,7 +21,7 @@ class TurnUpStock(FeltWidget):
             self.turn_up, self.stock, self.deck = turn_up, stock, deck
             self.refresh()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         width, height = self.size
         c = Canvas(width, height)
         p = self.palette()
@@ -31,7 +30,7 @@ class TurnUpStock(FeltWidget):
         w, h = size
         if self.turn_up is None:
             draw_slot(c, 0, 0, size, g, p.label)
-            return c.to_text()
+            return c
         draw_face(c, 0, 0, self.turn_up, size, p, g, four_colour=self.look.four_colour,
                   both_corners=not self.stock)
         if self.stock:
@@ -44,4 +43,4 @@ class TurnUpStock(FeltWidget):
         c.put(0, h, trumps[: width], p.label + Style(bold=True))
         if not self.stock and h + 1 < height:
             c.put(0, h + 1, "stock empty", p.label)
-        return c.to_text()
+        return c

@@ -7,7 +7,6 @@ card that completed it even when the opponent plays fast.
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
 
 from ...engine.view import Trick
 from ..card_art import MINI, Canvas, draw_face, draw_slot
@@ -36,7 +35,7 @@ class TrickView(FeltWidget):
             self.cards, self.winner, self.last, self.names, self.number = state
             self.refresh()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         width, height = self.size
         c = Canvas(width, height)
         p = self.palette()
@@ -69,4 +68,4 @@ class TrickView(FeltWidget):
                     draw_face(c, lx + j * (MINI[0] + 1), 1, card, MINI, p, g,
                               four_colour=self.look.four_colour, frame=frame)
                 c.put(lx, 1 + MINI[1], f"to {self.names[t.winner]}"[: width - lx], p.label)
-        return c.to_text()
+        return c
