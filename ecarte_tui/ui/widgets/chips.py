@@ -3,6 +3,8 @@ left for every point (RULES.md §7); the games won below."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 
@@ -10,6 +12,8 @@ from .felt import FeltWidget
 
 
 class ChipsPanel(FeltWidget):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"card--label", "chip--won", "chip--left"}
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: tuple[object, ...] = ()
@@ -61,3 +65,8 @@ class ChipsPanel(FeltWidget):
             out.append("Games ", label)
             out.append(" · ".join(f"{names[s]} {games_won[s]}" for s in order), bold)
         return out
+
+
+# Not the card classes of FeltWidget, only its own (Widget.__init_subclass__ does not pass
+# ``inherit_component_classes`` on in Textual 8.2, so it is set after the class).
+ChipsPanel._inherit_component_classes = False

@@ -28,11 +28,12 @@ class Look:
 class FeltWidget(Widget):
     """A widget drawn on the felt with a character canvas."""
 
+    # Only what the card widgets read: Textual keeps a hidden node (styles and all) per
+    # component class per widget, and a server holds a table screen per player. The seat
+    # bars and the chips declare their own few instead.
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "card--face", "card--red", "card--black", "card--blue", "card--green", "card--edge",
         "card--back-a", "card--back-b", "card--highlight", "card--faded", "card--label",
-        "chip--won", "chip--left", "seat--name", "seat--role", "seat--risk", "seat--speech",
-        "seat--king",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:

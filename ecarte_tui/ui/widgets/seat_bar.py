@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 
@@ -9,6 +11,10 @@ from .felt import FeltWidget
 
 
 class SeatBar(FeltWidget):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "card--label", "seat--name", "seat--role", "seat--risk", "seat--speech", "seat--king",
+    }
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: tuple[object, ...] = ()
@@ -54,3 +60,8 @@ class SeatBar(FeltWidget):
             out.append(f" “{said}” " if not self.look.ascii_cards else f' "{said}" ',
                        get("seat--speech"))
         return out
+
+
+# Not the card classes of FeltWidget, only its own (Widget.__init_subclass__ does not pass
+# ``inherit_component_classes`` on in Textual 8.2, so it is set after the class).
+SeatBar._inherit_component_classes = False

@@ -1,0 +1,315 @@
+"""The app every SSH session runs on a club server: name, lobby, tables, watching.
+
+One ``ClubApp`` per session, all in the server's event loop, all sharing the club's tables in
+memory. The app never decides a rule (the table does) and never sees a hidden card (its
+table screens get one seat's view, or the public view for a watcher).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events
+from textual.binding import BindingType
+from textual.screen import Screen
+
+from ecarte_tui.engine import RulesError
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.settings import Settings
+from net.club import Club, ClubError, LiveTable, TableOptions
+from net.game_commands import parse_command
+from net.host_key import join_command
+from net.identity import Identities, is_guest
+from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_claim, claim
+from net.lobby.lobby_screen import LobbyScreen
+from net.lobby.name_screen import NameScreen
+from net.lobby.new_table_screen import NewTableScreen
+from net.lobby.waiting_screen import WaitingScreen
+from net.served_app import keep_alive
+from net.session_info import SessionInfo
+from net.ssh_driver import SSHDriver
+from net.store import Player, StoreError
+
+LOBBY_STYLES = Path(__file__).parent / "lobby" / "lobby.tcss"
+IDLE_CHECK_SECONDS = 5.0
+
+
+@dataclass
+class ClubContext:
+    """What every session's app shares: the club, the names, how players reach the server."""
+
+    club: Club
+    identities: Identities
+    public_host: str
+    port: int
+    lobby_idle_timeout: float | None = 600.0
+    default_bot_level: str = "expert"
+
+    def join_command(self, verb: str | None = None, code: str | None = None) -> str:
+        command = f"{verb} {code}" if verb and code else None
+        return join_command(self.public_host, self.port, command)
+
+
+class ClubApp(EcarteApp):
+    """The served app: the lobby first, then a table (as a player or a watcher)."""
+
+    CSS_PATH: ClassVar[list[str | Path]] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
+    BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
+    home_title = "Lobby"
+    new_game_title = "New table"
+
+    def __init__(self, ctx: ClubContext, info: SessionInfo) -> None:
+        super().__init__(settings=Settings(), served=True)
+        self.ctx = ctx
+        self.club = ctx.club
+        self.info = info
+        self.player: Player | None = None
+        self._presence: tuple[LiveTable, int | None] | None = None
+        self._last_options: TableOptions | None = None
+        self.last_input = time.monotonic()
+        self._table_activity = time.monotonic()
+
+    # ------------------------------------------------------------------ start and end
+
+    @property
+    def can_start_games(self) -> bool:
+        """At the end of a match: "New table" and "Lobby" (see ``action_new_game``)."""
+        return True
+
+    @property
+    def default_bot_level(self) -> str:
+        return self.ctx.default_bot_level
+
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # not EcarteApp's local game: the lobby instead
+        limit = self.ctx.lobby_idle_timeout or IDLE_CHECK_SECONDS
+        self.set_interval(min(IDLE_CHECK_SECONDS, limit / 2), self._idle_check)
+        fingerprint = self.info.key_fingerprint
+        if fingerprint is None:
+            self.player = self.ctx.identities.guest()
+            self._enter()
+            return
+        player = self.ctx.identities.known(fingerprint)
+        if player is not None:
+            self.player = player
+            self._enter()
+            return
+        suggestion = self.ctx.identities.suggest(self.info.username)
+        self.push_screen(NameScreen(suggestion, self._register_name), self._named)
+
+    def _register_name(self, name: str) -> str | None:
+        assert self.info.key_fingerprint is not None
+        try:
+            self.player = self.ctx.identities.register(self.info.key_fingerprint, name)
+        except StoreError as e:
+            return str(e)
+        return None
+
+    def _named(self, _name: str | None) -> None:
+        self._enter()
+
+    async def run_async(self, *args: Any, **kwargs: Any) -> int | None:
+        """However the session ends (quit, dropped connection, shutdown), leave the table."""
+        try:
+            return await super().run_async(*args, **kwargs)
+        finally:
+            self._leave()
+            if self.player is not None and is_guest(self.player):
+                self.ctx.identities.release(self.player)
+
+    def _enter(self) -> None:
+        """After the name: a direct ``join``/``watch``, a game to go back to, or the lobby."""
+        player = self.player
+        assert player is not None
+        command = parse_command(self.info.command)
+        if command is not None:
+            if self.open_table(command.code, watch=command.verb == "watch"):
+                return
+        else:
+            mine = self.club.seats_of(player.id)
+            if mine:
+                away = [m for m in mine if self.club.reconnect_left(*m) is not None]
+                lt, seat = (away or mine)[0]
+                self.notify(f"Welcome back, {player.name}: your game at table {lt.code}.")
+                self.show_table(lt, seat)
+                return
+        self._go(LobbyScreen())
+        if is_guest(player):
+            self.notify(f"You play as {player.name}. Connect with an SSH key to keep a name "
+                        "and a record.", timeout=8)
+
+    def who_text(self) -> str:
+        player = self.player
+        if player is None:
+            return ""
+        if is_guest(player):
+            return f"You are {player.name} (a guest: nothing is kept when you leave)"
+        played, won = self.club.store.record_for(player.id)
+        record = f"{played} match{'es' if played != 1 else ''} played, {won} won"
+        return f"You are {player.name} · {record}"
+
+    # ------------------------------------------------------------------ moving around
+
+    def _go(self, screen: Screen[Any]) -> None:
+        """Make ``screen`` the only one (the lobby, a table): one heavy screen per session."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def open_table(self, code: str, watch: bool = False) -> bool:
+        """Sit down at a table (one's own seat, or a free one), else watch it.
+
+        False (and a notification saying why) when there is nothing to sit at or watch.
+        """
+        player = self.player
+        assert player is not None
+        try:
+            lt = self.club.find(code)
+            seat = lt.seat_of(player.id)
+            free = any(s.player_id is None for s in lt.seats)
+            if seat is None and free and not watch and not lt.finished:
+                lt, seat = self.club.sit(code, player)
+            if seat is not None:
+                self.show_table(lt, seat)
+                return True
+            if lt.table is None:
+                raise ClubError(f"the game at table {lt.code} has not started yet")
+            if not watch:
+                self.notify(f"Table {lt.code} is full: you are watching.")
+            self._watch(lt)
+            return True
+        except ClubError as e:
+            self.notify(str(e)[0].upper() + str(e)[1:], severity="error")
+            return False
+
+    def _watch(self, lt: LiveTable) -> None:
+        if self._presence != (lt, None):
+            self._leave()
+            self.club.watch(lt.code)
+            self._presence = (lt, None)
+        self.table, self.seat = lt.table, 0
+        self._go(ClubTableScreen(self.club, lt, None, self.look, False))
+
+    def show_table(self, lt: LiveTable, seat: int) -> None:
+        """The table at ``seat``: waiting for an opponent, or the game."""
+        if self._presence != (lt, seat):
+            self._leave()
+            self.club.connected(lt, seat)
+            self._presence = (lt, seat)
+        self._table_activity = time.monotonic()
+        self._last_options = lt.options
+        if lt.table is None:
+            self._go(WaitingScreen(lt, self.ctx.join_command("join", lt.code)))
+            return
+        self.table, self.seat = lt.table, seat
+        self._go(ClubTableScreen(self.club, lt, seat, self.look, self.settings.auto_announce))
+
+    def create_table(self, options: TableOptions) -> None:
+        player = self.player
+        assert player is not None
+        try:
+            lt, seat = self.club.create(player, options)
+        except (ClubError, RulesError) as e:
+            self.notify(str(e), severity="error")
+            return
+        self.show_table(lt, seat)
+
+    def close_open_table(self, lt: LiveTable) -> None:
+        """The creator gives up waiting: the table closes (unless someone just sat down)."""
+        if lt.table is not None:
+            self.show_table(lt, 0)
+            return
+        self._presence = None
+        try:
+            self.club.cancel(lt)
+        except ClubError:
+            pass
+        self.to_lobby()
+
+    def to_lobby(self) -> None:
+        left = self._presence
+        self._leave()
+        self.table = None
+        if left is not None and left[1] is not None and not left[0].finished:
+            lt = left[0]
+            if lt.table is not None:
+                minutes = self.club.reconnect_timeout / 60
+                self.notify(f"Your seat at table {lt.code} is kept for {minutes:g} minutes: "
+                            "choose the table in the lobby to go back.", timeout=6)
+        self._go(LobbyScreen())
+
+    def _leave(self) -> None:
+        presence, self._presence = self._presence, None
+        if presence is None:
+            return
+        lt, seat = presence
+        if seat is None:
+            self.club.unwatch(lt)
+        else:
+            self.club.disconnected(lt, seat)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        """``q`` at a table goes back to the lobby; in the lobby it ends the session."""
+        if self._presence is not None or not isinstance(self.screen, LobbyScreen):
+            self.to_lobby()
+        else:
+            self.exit(0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        allowed = check_claim(self, action)
+        return super().check_action(action, parameters) if allowed is None else allowed
+
+    def action_claim_win(self) -> None:
+        claim(self, "win")
+
+    def action_claim_bot(self) -> None:
+        claim(self, "bot")
+
+    def action_exit_club(self) -> None:
+        self.exit(0)
+
+    def action_home(self) -> None:
+        self.to_lobby()
+
+    def action_new_game(self) -> None:
+        """After a match: back to the lobby with a new table of the same kind on offer."""
+        options = self._last_options
+        self.to_lobby()
+        if options is not None:
+            screen = NewTableScreen(options.opponent, options.preset)
+            self.push_screen(screen, self._create_from_dialog)
+
+    def _create_from_dialog(self, options: TableOptions | None) -> None:
+        if options is not None:
+            self.create_table(options)
+
+    # ------------------------------------------------------------------ idle time
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.last_input = time.monotonic()
+        await super().on_event(event)
+
+    def note_table_activity(self) -> None:
+        """The game moved: a player waiting for the opponent, or a watcher, is not idle."""
+        self._table_activity = time.monotonic()
+
+    def _idle_check(self) -> None:
+        """The lobby's own idle limit; at a table, the game moving counts as activity."""
+        driver = self._driver
+        if not isinstance(driver, SSHDriver):
+            return
+        now = time.monotonic()
+        if self._presence is None:
+            limit = self.ctx.lobby_idle_timeout
+            if limit is not None and now - self.last_input > limit:
+                driver.terminal.cut_off("idle timeout", abort=False)
+            return
+        idle = driver.terminal.limits.idle_timeout
+        if idle is None or now - self._table_activity < idle:
+            keep_alive(self)

@@ -1,0 +1,129 @@
+"""``ecarte serve``: the SSH game server (lobby, tables, bots, watchers) for anyone with ssh.
+
+Everything lives in one process and one event loop: every session's app, every table, every
+bot. The store in the data directory keeps every table, so a killed server comes back with
+every game where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import signal
+import sys
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+
+def default_data_dir() -> Path:
+    return Path(user_data_dir("ecarte", appauthor=False)) / "server"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
+    p.add_argument("--port", type=int, default=2222, help="port to listen on (2222)")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help=f"host key, database and archive (default: {default_data_dir()})")
+    p.add_argument("--public-host", metavar="NAME",
+                   help="the name players type in the join command (default: this machine's)")
+    p.add_argument("--private", action="store_true",
+                   help="only keys listed in --authorized-keys may log in (no guests)")
+    p.add_argument("--authorized-keys", type=Path, metavar="FILE",
+                   help="authorized_keys file for --private (default: DATA_DIR/authorized_keys)")
+    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="how long a dropped player keeps the seat (300)")
+    p.add_argument("--lobby-idle-timeout", type=float, default=600.0, metavar="SECONDS",
+                   help="disconnect a session idle in the lobby after this long (600)")
+    p.add_argument("--idle-timeout", type=float, default=1800.0, metavar="SECONDS",
+                   help="disconnect a session with no input and no game moving (1800)")
+    p.add_argument("--max-connections", type=int, default=None, metavar="N",
+                   help="concurrent connections, all clients together (200)")
+    p.add_argument("--max-connections-per-ip", type=int, default=None, metavar="N",
+                   help="concurrent connections from one address (10)")
+    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+                   help="the server's bots wait this long before each move (0.8)")
+    p.add_argument("--log-level", default="WARNING", help="logging level (WARNING)")
+
+
+def config_from(args: argparse.Namespace) -> object:
+    from net.game_server import ServerConfig
+    from net.limits import Limits
+
+    changes: dict[str, object] = {"idle_timeout": args.idle_timeout or None}
+    if args.max_connections is not None:
+        changes["max_connections"] = args.max_connections
+    if args.max_connections_per_ip is not None:
+        changes["max_connections_per_ip"] = args.max_connections_per_ip
+    limits = dataclasses.replace(Limits(), **changes)  # type: ignore[arg-type]
+    return ServerConfig(
+        data_dir=(args.data_dir or default_data_dir()).expanduser(),
+        host=args.host,
+        port=args.port,
+        public_host=args.public_host,
+        private=args.private,
+        authorized_keys=args.authorized_keys,
+        reconnect_timeout=args.reconnect_timeout,
+        lobby_idle_timeout=args.lobby_idle_timeout or None,
+        bot_delay=args.bot_delay,
+        limits=limits,
+    )
+
+
+async def serve(args: argparse.Namespace) -> int:
+    from net.game_server import GameServer, ServerConfig
+
+    config = config_from(args)
+    assert isinstance(config, ServerConfig)
+    if config.private:
+        keys = config.authorized_keys or config.data_dir / "authorized_keys"
+        if not keys.exists():
+            print(f"ecarte serve: --private needs an authorized_keys file ({keys})",
+                  file=sys.stderr)
+            return 2
+    from net.server_tuning import lighten_strips, tune_garbage_collector
+
+    lighten_strips()
+    server = GameServer(config)
+    try:
+        await server.start()
+    except OSError as e:
+        print(f"ecarte serve: cannot listen on {config.host}:{config.port}: {e.strerror or e}",
+              file=sys.stderr)
+        server.store.close()
+        return 1
+    assert server.ssh is not None
+    tables = len(server.club.tables)
+    out = [
+        f"Écarté club listening on {config.host}:{server.port}",
+        f"host key fingerprint: {server.ssh.host_key_fingerprint}",
+        f"join with:            {server.join_command()}",
+        f"data:                 {config.data_dir} (finished games in archive/, "
+        "see `ecarte replay FILE`)",
+    ]
+    if tables:
+        out.append(f"restored {tables} table{'s' if tables != 1 else ''} from the last run")
+    if server.broken:
+        out.append(f"could not restore: {', '.join(server.broken)}")
+    print("\n".join(out), flush=True)
+    tune_garbage_collector()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        print("shutting down…", flush=True)
+        await server.aclose()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(serve(args))

@@ -1,0 +1,136 @@
+"""A whole club server: the store, the club's tables (restored after a restart), the SSH
+transport serving one ``ClubApp`` per session, and the club's housekeeping.
+
+``ecarte serve``, the benchmark and the tests all start the server through ``GameServer`` so
+they run the very same thing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from net.club import Club
+from net.club_app import ClubApp, ClubContext
+from net.game_commands import allow_command
+from net.identity import Identities
+from net.limits import Limits
+from net.session_info import SessionInfo
+from net.ssh_server import GameSSHServer, start_server
+from net.store import Store
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 5.0
+
+
+@dataclass
+class ServerConfig:
+    data_dir: Path
+    host: str = "0.0.0.0"
+    port: int = 2222
+    public_host: str | None = None  # what players type; default: this machine's name
+    private: bool = False
+    authorized_keys: Path | None = None
+    reconnect_timeout: float = 300.0
+    lobby_idle_timeout: float | None = 600.0
+    bot_delay: float = 0.8
+    default_bot_level: str = "expert"
+    limits: Limits = field(default_factory=Limits)
+    seed: int | None = None  # table codes and deals, for tests and benchmarks
+
+    def reach_host(self) -> str:
+        if self.public_host:
+            return self.public_host
+        if self.host in ("0.0.0.0", "::", ""):
+            return socket.gethostname() or "localhost"
+        return self.host
+
+
+class GameServer:
+    """Start with ``await GameServer(config).start()``; stop with ``aclose()``."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.store = Store(config.data_dir / "club.db")
+        self.club = Club(
+            self.store,
+            archive_dir=config.data_dir / "archive",
+            reconnect_timeout=config.reconnect_timeout,
+            bot_delay=config.bot_delay,
+            rng=random.Random(config.seed),
+        )
+        self.identities = Identities(self.store)
+        self.ssh: GameSSHServer | None = None
+        self.broken: list[str] = []
+        self._sweeper: asyncio.Task[None] | None = None
+        self.ctx: ClubContext | None = None
+
+    async def start(self) -> GameServer:
+        """Bring back every unfinished table, then listen."""
+        self.broken = self.club.restore()
+        for code in self.broken:
+            log.error("table %s could not be restored: its record is broken", code)
+        self.club.start_bots()
+        cfg = self.config
+        self.ssh = await start_server(
+            self.make_app,
+            host=cfg.host,
+            port=cfg.port,
+            data_dir=cfg.data_dir,
+            private=cfg.private,
+            authorized_keys=cfg.authorized_keys,
+            limits=cfg.limits,
+            allow_command=allow_command,
+        )
+        self.ctx = ClubContext(
+            self.club, self.identities, cfg.reach_host(), self.ssh.port,
+            cfg.lobby_idle_timeout, cfg.default_bot_level,
+        )
+        self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
+        return self
+
+    @property
+    def port(self) -> int:
+        assert self.ssh is not None
+        return self.ssh.port
+
+    def make_app(self, info: SessionInfo) -> ClubApp:
+        assert self.ctx is not None
+        return ClubApp(self.ctx, info)
+
+    def join_command(self, command: str | None = None) -> str:
+        assert self.ssh is not None
+        return self.ssh.join_command(self.config.reach_host(), command)
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                self.club.sweep()
+            except Exception:  # housekeeping must never stop the server
+                log.exception("club sweep failed")
+
+    async def aclose(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if self.ssh is not None:
+            await self.ssh.aclose()
+        for lt in self.club.tables.values():
+            for bot in lt.bots:
+                if bot is not None:
+                    bot.stop()
+        self.store.close()
+
+    async def __aenter__(self) -> GameServer:
+        return await self.start()
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.aclose()

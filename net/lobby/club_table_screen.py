@@ -1,0 +1,169 @@
+"""The table as the club serves it: the game screen plus who is away, with a live countdown.
+
+When the opponent's time to come back is out, the player may take the win or let the
+server's bot play on (``Club.take_win`` / ``Club.replace_with_bot``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+
+from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged, TableScreen
+from ecarte_tui.ui.widgets.felt import Look
+from ecarte_tui.ui.widgets.hand_log import TailLog
+from ecarte_tui.ui.widgets.key_bar import KeyBar
+from net.club import Club, ClubError, LiveTable
+
+from .presence import away_banner, may_claim, seat_name
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from net.club_app import ClubApp
+
+REPLACEMENT_BOT = "expert"
+
+
+CLAIM_BINDINGS: list[BindingType] = [
+    # on the app, with priority: the keys must work while a dialog (the draw, a hand's end)
+    # is open; they are disabled (and the key goes on its way) unless there is a claim
+    Binding("w", "claim_win", "Take the win", show=False, priority=True),
+    Binding("b", "claim_bot", "Bot plays on", show=False, priority=True),
+]
+
+
+def table_screen_of(app: App[Any]) -> ClubTableScreen | None:
+    """The club table screen under whatever dialog is open, if the app is at a table."""
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, ClubTableScreen):
+            return screen
+    return None
+
+
+def check_claim(app: App[Any], action: str) -> bool | None:
+    """``check_action`` for the app's claim keys; None when ``action`` is not one of them."""
+    if action not in ("claim_win", "claim_bot"):
+        return None
+    screen = table_screen_of(app)
+    return screen is not None and may_claim(screen.club, screen.lt, screen.seat)
+
+
+def claim(app: App[Any], what: str) -> None:
+    screen = table_screen_of(app)
+    if screen is not None:
+        screen.action_take_win() if what == "win" else screen.action_call_bot()
+
+
+class PresenceChanged(Message):
+    """Someone sat down, left, came back, or the table was closed by a forfeit."""
+
+
+class ClubTableScreen(TableScreen):
+    KEY_BAR = KeyBar
+    LOG = TailLog
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "take_win", "Take the win"),
+        Binding("b", "call_bot", "Bot plays on"),
+    ]
+
+    def __init__(self, club: Club, lt: LiveTable, seat: int | None, look: Look,
+                 auto_announce: bool = False) -> None:
+        assert lt.table is not None
+        super().__init__(lt.table, seat, look, auto_announce)
+        self.club = club
+        self.lt = lt
+        self._timer: Timer | None = None
+        self._forfeit_told = False
+
+    @property
+    def club_app(self) -> ClubApp:
+        return self.app  # type: ignore[return-value]
+
+    def on_mount(self) -> None:
+        self.lt.listeners.append(self._presence)
+        self._timer = self.set_interval(1.0, self._refresh_presence, pause=True)
+        self._refresh_presence()
+
+    def on_unmount(self) -> None:
+        if self._presence in self.lt.listeners:
+            self.lt.listeners.remove(self._presence)
+
+    def _presence(self, _lt: LiveTable) -> None:
+        """Called by the club from another player's app: only queue a message."""
+        self.post_message(PresenceChanged())
+
+    def on_presence_changed(self, _message: PresenceChanged) -> None:
+        self._refresh_presence()
+
+    def on_table_changed(self, _message: TableChanged) -> None:
+        note = getattr(self.app, "note_table_activity", None)
+        if note is not None:
+            note()
+
+    def _refresh_presence(self) -> None:
+        lt = self.lt
+        if lt.finished and lt.forfeit is not None:
+            self._show_forfeit()
+            return
+        away = away_banner(self.club, lt, self.seat)
+        if self.seat is None:
+            text = f"Watching table {lt.code}: {seat_name(lt, 0)} vs {seat_name(lt, 1)}"
+            text += " — no hidden card is ever shown here"
+            self.set_banner(f"{text} · {away[0]}" if away else text,
+                            away[1] if away else "watching")
+        else:
+            self.set_banner(*away) if away else self.set_banner(None)
+        if self._timer is not None:
+            if away:
+                self._timer.resume()
+            else:
+                self._timer.pause()
+        self.refresh_bindings()
+
+    def _show_forfeit(self) -> None:
+        if self._timer is not None:
+            self._timer.pause()
+        if self._forfeit_told:
+            return
+        self._forfeit_told = True
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self.app.pop_screen()  # a dialog of the game (the draw, a hand's end) is moot now
+        lt = self.lt
+        loser = lt.forfeit
+        assert loser is not None
+        winner = 1 - loser
+        who = "You win" if winner == self.seat else f"{seat_name(lt, winner)} wins"
+        self.set_banner(f"{who}: {seat_name(lt, loser)} did not come back. q back to the lobby",
+                        "info")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("take_win", "call_bot"):
+            return may_claim(self.club, self.lt, self.seat)
+        if self.lt.forfeit is not None and action in GAME_ACTIONS:
+            return False  # the game was ended by a forfeit: nothing more to play
+        return super().check_action(action, parameters)
+
+    def action_take_win(self) -> None:
+        if self.seat is None:
+            return
+        try:
+            self.club.take_win(self.lt, self.seat)
+        except ClubError as e:
+            self.notify(str(e), severity="warning")
+
+    def action_call_bot(self) -> None:
+        if self.seat is None:
+            return
+        other = 1 - self.seat
+        name = seat_name(self.lt, other)
+        try:
+            self.club.replace_with_bot(self.lt, other, REPLACEMENT_BOT)
+        except ClubError as e:
+            self.notify(str(e), severity="warning")
+            return
+        self.notify(f"The bot ({REPLACEMENT_BOT}) takes {name}'s seat; the game goes on.")

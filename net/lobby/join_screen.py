@@ -1,0 +1,39 @@
+"""Join a table by its four-letter code (the one a friend read out from their screen)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+
+class JoinScreen(ModalScreen[str | None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, verb: str = "join") -> None:
+        super().__init__()
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            title = "Join a table" if self.verb == "join" else "Watch a table"
+            yield Static(title, classes="title")
+            yield Static("The table's four-letter code:", classes="line")
+            yield Input(placeholder="KXRT", max_length=4, id="code")
+            yield Static("enter go · esc cancel", classes="line club-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#code", Input).focus()
+
+    @on(Input.Submitted, "#code")
+    def _submitted(self, event: Input.Submitted) -> None:
+        code = event.value.strip().upper()
+        self.dismiss(code or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

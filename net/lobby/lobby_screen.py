@@ -1,0 +1,166 @@
+"""The lobby: the open tables, a new table, the bot, a table by its code, watching a game."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from net.club import BOT_PREFIX
+
+from .join_screen import JoinScreen
+from .new_table_screen import HUMAN, NewTableScreen
+from .table_rows import table_row
+
+if TYPE_CHECKING:
+    from net.club import TableOptions
+    from net.club_app import ClubApp
+
+COLUMNS = ("Table", "Rules", "Players", "Game", "Watching")
+REFILL_SECONDS = 1.0
+
+
+class LobbyChanged(Message):
+    """Something changed in the club: tables, seats, watchers, who is away."""
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_table", "New table"),
+        Binding("b", "play_bot", "Play the bot"),
+        Binding("j", "join_code", "Join by code"),
+        Binding("w", "watch", "Watch"),
+        Binding("f2", "app.rules", "Rules", show=False),
+        Binding("f3", "app.settings", "Settings", show=False),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q", "app.exit_club", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._pending = False
+        self._filled_at = 0.0
+
+    @property
+    def club_app(self) -> ClubApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static("♠ ♥  É C A R T É   C L U B  ♦ ♣", id="lobby-title")
+            yield Static(id="lobby-who")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static(id="lobby-empty")
+            yield Static(
+                "enter sit down (or watch a full table) · n new table · b play the bot · "
+                "j join by code · w watch", id="lobby-keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#tables", DataTable)
+        for name in COLUMNS:
+            table.add_column(name, key=name)
+        self.query_one("#lobby-who", Static).update(self.club_app.who_text())
+        self.club_app.club.lobby_listeners.append(self._club_changed)
+        self._fill()
+        table.focus()
+
+    def on_unmount(self) -> None:
+        listeners = self.club_app.club.lobby_listeners
+        if self._club_changed in listeners:
+            listeners.remove(self._club_changed)
+
+    def on_screen_resume(self) -> None:
+        self._fill()
+
+    def _club_changed(self) -> None:
+        """Called by the club, possibly from another player's app: only queue a message."""
+        if not self._pending:
+            self._pending = True
+            self.post_message(LobbyChanged())
+
+    def on_lobby_changed(self, _message: LobbyChanged) -> None:
+        # at most one refill a second: on a busy server tables change all the time, and
+        # every player in the lobby would redraw the whole list for each change
+        wait = REFILL_SECONDS - (time.monotonic() - self._filled_at)
+        if wait > 0:
+            self.set_timer(wait, self._refill)
+        else:
+            self._refill()
+
+    def _refill(self) -> None:
+        self._pending = False
+        if self.is_attached:
+            self._fill()
+
+    def _fill(self) -> None:
+        self._filled_at = time.monotonic()
+        app = self.club_app
+        player_id = app.player.id if app.player else None
+        rows = [table_row(app.club, lt, player_id)
+                for lt in app.club.lobby_tables(player_id)]
+        rows.sort(key=lambda r: (not r.mine, not r.joinable, r.code))
+        table = self.query_one("#tables", DataTable)
+        keep = self._cursor_code()
+        table.clear()
+        for r in rows:
+            table.add_row(r.code, r.rules, r.players, r.state, r.watchers, key=r.code)
+        if keep is not None:
+            for i, r in enumerate(rows):
+                if r.code == keep:
+                    table.move_cursor(row=i)
+                    break
+        empty = self.query_one("#lobby-empty", Static)
+        empty.update("" if rows else
+                     "No table is open yet: press n to open one, or b to play the bot.")
+        empty.display = not rows
+
+    def _cursor_code(self) -> str | None:
+        table = self.query_one("#tables", DataTable)
+        if not table.row_count:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:  # no cursor row (an empty table)
+            return None
+        return str(key.value) if key.value is not None else None
+
+    @on(DataTable.RowSelected, "#tables")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.club_app.open_table(str(event.row_key.value))
+
+    def action_watch(self) -> None:
+        code = self._cursor_code()
+        if code is None:
+            self.app.push_screen(JoinScreen("watch"), self._watch_code)
+        else:
+            self.club_app.open_table(code, watch=True)
+
+    def _watch_code(self, code: str | None) -> None:
+        if code:
+            self.club_app.open_table(code, watch=True)
+
+    def action_new_table(self, opponent: str = HUMAN) -> None:
+        self.app.push_screen(NewTableScreen(opponent), self._create)
+
+    def action_play_bot(self) -> None:
+        self.action_new_table(f"{BOT_PREFIX}{self.club_app.default_bot_level}")
+
+    def _create(self, options: TableOptions | None) -> None:
+        if options is not None:
+            self.club_app.create_table(options)
+
+    def action_join_code(self) -> None:
+        self.app.push_screen(JoinScreen(), self._join_code)
+
+    def _join_code(self, code: str | None) -> None:
+        if code:
+            self.club_app.open_table(code)

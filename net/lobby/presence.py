@@ -1,0 +1,58 @@
+"""Who is away from a table, in words: the banner a player or a watcher reads above the felt.
+
+Pure functions of the club's bookkeeping, so the countdown is easy to test with a fake clock.
+"""
+
+from __future__ import annotations
+
+import math
+
+from net.club import Club, LiveTable
+
+FORFEIT_KEYS = "w take the win · b play on against the bot"
+
+
+def clock_text(seconds: float) -> str:
+    """``4:12``: minutes and seconds left, rounded up so 0:00 means the time is out."""
+    s = max(0, math.ceil(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def seat_name(lt: LiveTable, seat: int) -> str:
+    return lt.seats[seat].name or "ABAB"[seat]
+
+
+def away_banner(club: Club, lt: LiveTable, seat: int | None) -> tuple[str, str] | None:
+    """(text, severity) for the banner, or None when everybody is at the table.
+
+    A player reads about the opponent; a watcher about both seats.
+    """
+    if lt.finished:
+        return None
+    seats = (1 - seat,) if seat is not None else (0, 1)
+    parts: list[str] = []
+    timed_out = False
+    for s in seats:
+        left = club.reconnect_left(lt, s)
+        if left is None or lt.seats[s].player_id is None:
+            continue
+        name = seat_name(lt, s)
+        if left > 0:
+            parts.append(f"Waiting for {name} to reconnect ({clock_text(left)})")
+        else:
+            timed_out = True
+            if seat is None:
+                parts.append(f"{name} has not come back")
+            else:
+                parts.append(f"{name} did not come back: {FORFEIT_KEYS}")
+    if not parts:
+        return None
+    return " · ".join(parts), "error" if timed_out else "warning"
+
+
+def may_claim(club: Club, lt: LiveTable, seat: int | None) -> bool:
+    """The opponent's time is out: this player may take the win or call in the bot."""
+    if seat is None or lt.finished or lt.table is None:
+        return False
+    left = club.reconnect_left(lt, 1 - seat)
+    return left is not None and left <= 0

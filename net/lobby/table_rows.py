@@ -1,0 +1,61 @@
+"""One line per table in the lobby: its code, rules, players, score and watchers, as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ecarte_tui.engine import Rules
+from net.club import Club, LiveTable
+
+from .presence import clock_text, seat_name
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    code: str
+    rules: str
+    players: str
+    state: str
+    watchers: str
+    mine: bool
+    joinable: bool  # a seat is free, or it is the reader's own
+
+
+def rules_text(rules: Rules) -> str:
+    parts = [rules.preset, f"to {rules.target}"]
+    if rules.games_to_win > 1:
+        parts.append(f"best of {2 * rules.games_to_win - 1}")
+    if rules.ace_high:
+        parts.append("ace high")
+    return " · ".join(parts)
+
+
+def table_row(club: Club, lt: LiveTable, player_id: str | None) -> TableRow:
+    seat = lt.seat_of(player_id) if player_id else None
+    free = any(s.player_id is None for s in lt.seats)
+    a = seat_name(lt, 0)
+    if lt.table is None:
+        players = f"{a} · waiting for a player"
+        state = "open"
+    else:
+        players = f"{a} vs {seat_name(lt, 1)}"
+        view = lt.table.view(None)
+        if lt.table.status == "over":
+            state = "over"
+        elif view.hand_number:
+            state = f"hand {view.hand_number} · {view.scores[0]}–{view.scores[1]}"
+        else:
+            state = "starting"
+        away = []
+        for i in (0, 1):
+            left = club.reconnect_left(lt, i)
+            if left is not None and lt.seats[i].player_id is not None:
+                away.append(f"{seat_name(lt, i)} away {clock_text(left)}")
+        if away:
+            state += " · " + ", ".join(away)
+    if seat is not None:
+        state = f"your seat · {state}"
+    return TableRow(
+        lt.code, rules_text(lt.options.rules()), players, state,
+        str(lt.watchers) if lt.watchers else "", seat is not None, free or seat is not None,
+    )

@@ -1,0 +1,141 @@
+"""The club server on loopback, and SSH clients that read their screen and play like people.
+
+Kept out of conftest.py so test modules import it by a name no other test folder uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+from ssh_harness import ScreenClient
+
+from net.game_server import GameServer, ServerConfig
+from net.limits import Limits
+from net.screen_player import DONE, next_move
+
+
+@contextlib.asynccontextmanager
+async def club_server(data_dir: Path, **config: Any) -> AsyncIterator[GameServer]:
+    config.setdefault("bot_delay", 0.05)
+    server = GameServer(ServerConfig(data_dir, host="127.0.0.1", port=0, **config))
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.aclose()
+
+
+def generous_limits(**changes: Any) -> Limits:
+    """Room for many loopback clients from one address."""
+    values: dict[str, Any] = {"max_connections": 100, "max_connections_per_ip": 100}
+    values.update(changes)
+    return Limits(**values)
+
+
+def new_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+class Seat:
+    """One SSH client with a pyte screen, and the scripted player that drives it."""
+
+    def __init__(self, client: ScreenClient, name: str, seed: int = 0) -> None:
+        self.client = client
+        self.name = name
+        self.rng = random.Random(seed)
+        self.moves: list[str] = []
+        self.on_screen: Callable[[Seat], None] | None = None
+
+    @classmethod
+    async def connect(cls, port: int, name: str = "guest", seed: int = 0,
+                      size: tuple[int, int] = (80, 24), **kwargs: Any) -> Seat:
+        client = await ScreenClient.connect(port, size=size, username=name, **kwargs)
+        return cls(client, name, seed)
+
+    def text(self) -> str:
+        return self.client.text()
+
+    async def wait_for(self, needle: str, timeout: float = 15.0) -> str:
+        if not await self.client.wait_for(needle, timeout):
+            raise AssertionError(f"{self.name}: {needle!r} never appeared; screen:\n{self.text()}")
+        return self.text()
+
+    async def quiet(self, gap: float = 0.08, timeout: float = 5.0) -> None:
+        """Until no output has arrived for ``gap`` seconds (a frame is complete)."""
+        deadline = time.monotonic() + timeout
+        seen = len(self.client.raw)
+        while time.monotonic() < deadline:
+            await asyncio.sleep(gap)
+            if len(self.client.raw) == seen:
+                return
+            seen = len(self.client.raw)
+
+    def press(self, key: bytes) -> None:
+        self.client.send(key)
+
+    async def type(self, text: str) -> None:
+        """Key by key, as a person types (a whole burst at once may lose keys in Textual's
+        Input after a deletion)."""
+        for ch in text:
+            self.press(ch.encode())
+            await asyncio.sleep(0.03)
+
+    async def replace_input(self, text: str) -> None:
+        """Empty the focused input (ctrl+u) and type ``text``."""
+        self.press(b"\x15")
+        await self.quiet(0.05)
+        await self.type(text)
+
+    async def play(self, until: Callable[[str], bool] | None = None,
+                   timeout: float = 90.0) -> str:
+        """Answer every prompt until the match is over (or ``until(screen)``)."""
+        deadline = time.monotonic() + timeout
+        stuck_since = time.monotonic()
+        while time.monotonic() < deadline:
+            await self.quiet()
+            screen = self.text()
+            if until is not None and until(screen):
+                return screen
+            move = next_move(screen, self.rng)
+            if move is DONE and until is None:
+                return screen
+            if move is None or move is DONE:
+                if time.monotonic() - stuck_since > 30:
+                    raise AssertionError(f"{self.name} waited 30 s; screen:\n{screen}")
+                await asyncio.sleep(0.05)
+                continue
+            stuck_since = time.monotonic()
+            before = len(self.client.raw)
+            self.moves.append(move.why)
+            self.press(move.key)
+            for _ in range(100):  # the screen answers every key it asks for
+                await asyncio.sleep(0.02)
+                if len(self.client.raw) != before:
+                    break
+        raise AssertionError(f"{self.name}: no end in {timeout} s; screen:\n{self.text()}")
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def table_code(screen: str) -> str:
+    m = re.search(r"join ([A-Z]{4})", screen)
+    assert m, f"no table code on screen:\n{screen}"
+    return m.group(1)
+
+
+async def open_table(seat: Seat) -> str:
+    """From the lobby: a new table against a person (the dialog's defaults); its code."""
+    await seat.wait_for("C L U B")
+    seat.press(b"n")
+    await seat.wait_for("A new table")
+    seat.press(b"\r")
+    return table_code(await seat.wait_for("Waiting for an opponent"))

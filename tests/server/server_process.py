@@ -1,0 +1,73 @@
+"""``ecarte serve`` as a real subprocess (for kill -9 and restart), on a free loopback port."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    def __init__(self, data_dir: Path, port: int, *extra: str) -> None:
+        self.data_dir = data_dir
+        self.port = port
+        self.extra = extra
+        self.proc: asyncio.subprocess.Process | None = None
+        self.banner = ""
+
+    async def start(self, timeout: float = 20.0) -> str:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1",
+            "--port", str(self.port), "--data-dir", str(self.data_dir), *self.extra,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env,
+        )
+        assert self.proc.stdout is not None
+        lines = []
+        async with asyncio.timeout(timeout):
+            while True:
+                line = (await self.proc.stdout.readline()).decode()
+                if not line:
+                    raise AssertionError("the server exited:\n" + "".join(lines))
+                lines.append(line)
+                if line.startswith("data:"):
+                    break
+            # a restored-tables line follows the banner when there are some
+            try:
+                async with asyncio.timeout(0.3):
+                    lines.append((await self.proc.stdout.readline()).decode())
+            except TimeoutError:
+                pass
+        self.banner = "".join(lines)
+        return self.banner
+
+    def kill(self) -> None:
+        """kill -9: no chance to save anything more."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        assert self.proc is not None
+        return await self.proc.wait()
+
+    async def stop(self) -> int:
+        if self.proc is None or self.proc.returncode is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            async with asyncio.timeout(10):
+                return await self.proc.wait()
+        except TimeoutError:
+            self.proc.kill()
+            return await self.proc.wait()
