@@ -213,7 +213,7 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         else:
             self.press(b"h")
             await self.wait_text("Join by code")
-            code = await self.pair.codes.get()
+            code = await asyncio.wait_for(self.pair.codes.get(), 60)
             await self.quiet(0.2)
             self.press(b"j")
             await self.wait_text("Join a table")

@@ -26,7 +26,6 @@ from net.identity import Identities, is_guest
 from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_claim, claim
 from net.lobby.lobby_screen import LobbyScreen
 from net.lobby.name_screen import NameScreen
-from net.lobby.new_table_screen import NewTableScreen
 from net.lobby.waiting_screen import WaitingScreen
 from net.served_app import keep_alive
 from net.session_info import SessionInfo
@@ -229,7 +228,7 @@ class ClubApp(EcarteApp):
             pass
         self.to_lobby()
 
-    def to_lobby(self) -> None:
+    def to_lobby(self, offer: TableOptions | None = None) -> None:
         left = self._presence
         self._leave()
         self.table = None
@@ -239,7 +238,7 @@ class ClubApp(EcarteApp):
                 minutes = self.club.reconnect_timeout / 60
                 self.notify(f"Your seat at table {lt.code} is kept for {minutes:g} minutes: "
                             "choose the table in the lobby to go back.", timeout=6)
-        self._go(LobbyScreen())
+        self._go(LobbyScreen(offer))
 
     def _leave(self) -> None:
         presence, self._presence = self._presence, None
@@ -278,15 +277,7 @@ class ClubApp(EcarteApp):
 
     def action_new_game(self) -> None:
         """After a match: back to the lobby with a new table of the same kind on offer."""
-        options = self._last_options
-        self.to_lobby()
-        if options is not None:
-            screen = NewTableScreen(options.opponent, options.preset)
-            self.push_screen(screen, self._create_from_dialog)
-
-    def _create_from_dialog(self, options: TableOptions | None) -> None:
-        if options is not None:
-            self.create_table(options)
+        self.to_lobby(offer=self._last_options)
 
     # ------------------------------------------------------------------ idle time
 

@@ -43,8 +43,10 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.exit_club", "Quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, offer: TableOptions | None = None) -> None:
+        """``offer``: open the new-table dialog at once, with these options (a rematch)."""
         super().__init__()
+        self.offer = offer
         self._pending = False
         self._filled_at = 0.0
 
@@ -70,6 +72,10 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-who", Static).update(self.club_app.who_text())
         self.club_app.club.lobby_listeners.append(self._club_changed)
         self._fill()
+        if self.offer is not None:
+            offer, self.offer = self.offer, None
+            self.call_after_refresh(self.app.push_screen, NewTableScreen(like=offer),
+                                    self._create)
         table.focus()
 
     def on_unmount(self) -> None:

@@ -46,13 +46,23 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         Binding("ctrl+n", "create", "Create", priority=True),
     ]
 
-    def __init__(self, opponent: str = HUMAN, preset: str = "classic") -> None:
+    def __init__(self, opponent: str = HUMAN, preset: str = "classic",
+                 like: TableOptions | None = None) -> None:
+        """``like``: start from the options of a table (a new match of the same kind)."""
         super().__init__()
-        self.opponent = opponent
+        self.opponent = like.opponent if like else opponent
+        preset = like.preset if like else preset
         self.preset = preset if preset in PRESETS else "classic"
+        self.like = like
+        self._shown_preset = self.preset
 
     def compose(self) -> ComposeResult:
         rules = PRESETS[self.preset]
+        if self.like is not None:
+            try:
+                rules = self.like.rules()
+            except ValueError:
+                pass
         choices = opponent_choices()
         opponent = self.opponent if self.opponent in [v for _, v in choices] else HUMAN
         with Vertical(classes="dialog new-table"):
@@ -69,7 +79,8 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                          classes="line")
             with Horizontal(classes="row"):
                 yield Label("Points to win", classes="name")
-                yield Select([(str(t), t) for t in TARGETS], value=rules.target,
+                targets = sorted({*TARGETS, rules.target})
+                yield Select([(str(t), t) for t in targets], value=rules.target,
                              allow_blank=False, compact=True, id="target")
             with Horizontal(classes="row"):
                 yield Label("Games to win", classes="name")
@@ -89,6 +100,9 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
         preset = str(event.value)
+        if preset == self._shown_preset:
+            return  # (Select also says "changed" when it shows its first value)
+        self._shown_preset = preset
         rules = PRESETS[preset]
         self.query_one("#preset-description", Static).update(PRESET_DESCRIPTIONS[preset])
         self.query_one("#target", Select).value = rules.target

@@ -172,3 +172,45 @@ async def test_watch_needs_a_started_game_and_join_a_full_table_watches(tmp_path
         await late.close()
         await asyncio.sleep(0.3)
         assert lt.watchers == 0
+
+
+async def test_a_player_who_stops_reading_is_cut_off_and_the_table_goes_on(tmp_path):
+    """Resizes make full redraws; with the client not reading, the bound is hit."""
+    bound = 64 * 1024
+    async with club_server(tmp_path, limits=generous_limits(max_output_buffer=bound)) as server:
+        lt, _ = server.club.create(Player("k1", "anna"), TableOptions())
+        slow = await ScreenClient.connect(server.port, size=(200, 60), window=32 * 1024,
+                                          command=f"join {lt.code}")
+        assert await slow.wait_for("Écarté ·")
+        session = next(s for s in server.ssh.sessions)
+        terminal = session.terminal
+        slow.chan.pause_reading()
+        for i in range(200):
+            if terminal.closed_reason is not None:
+                break
+            slow.chan.change_terminal_size(150 + i % 50, 50 + i % 10)
+            assert terminal.buffered_bytes() <= bound
+            await asyncio.sleep(0.02)
+        assert terminal.closed_reason == "output not being read"
+        await asyncio.sleep(0.3)
+        assert lt.seats[1].sessions == 0 and lt.seats[1].dropped_at is not None  # seat kept
+        slow.conn.abort()
+
+
+async def test_login_timeout_and_failed_logins_on_the_club_server(tmp_path):
+    anna, eve = new_key(), new_key()
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(anna.export_public_key())
+    limits = Limits(login_timeout=0.5, max_failed_auth_per_ip=3)  # the silent one counts
+    async with club_server(tmp_path, private=True, authorized_keys=keys, limits=limits) as srv:
+        reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+        banner = await reader.readline()
+        assert banner.startswith(b"SSH-2.0-")
+        assert await asyncio.wait_for(reader.read(), 5) is not None  # closed by the server
+        writer.close()
+        for _ in range(2):
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(srv.port, key=eve)
+        await asyncio.sleep(0.1)
+        with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+            await connect(srv.port, key=anna)  # even the right key, from this address, now

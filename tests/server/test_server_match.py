@@ -56,6 +56,12 @@ async def test_two_players_play_a_match_and_a_watcher_sees_only_the_public_table
         # after the match: back to the lobby
         anna.press(b"h")
         await anna.wait_for("1 match played")
+        # ...or straight to a new table of the same kind
+        ben.press(b"n")
+        await ben.wait_for("A new table")
+        await ben.quiet(0.2)
+        ben.press(b"\r")
+        await ben.wait_for("Waiting for an opponent")
         for c in (anna, ben):
             await c.close()
         await watcher.close()
