@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -289,6 +290,11 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
 async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, Any]:
     pairs = max(1, sessions // 2)
     totals = Totals()
+    # a TERM (or ^C) still stops the server subprocess: the finally below runs
+    task = asyncio.current_task()
+    assert task is not None
+    with contextlib.suppress(NotImplementedError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     with tempfile.TemporaryDirectory(prefix="ecarte-bench-") as tmp:
         proc, port = await _start_server(Path(tmp), pairs * 2)
         clients: list[BenchClient] = []

@@ -1,17 +1,20 @@
 """Process-wide settings for a server that runs hundreds of Textual apps in one process.
 
-Measured with ``ecarte bench ssh`` (see the report in net/bench.py's docstring):
+Measured with ``ecarte bench ssh`` (50 sessions, this 2-core machine):
 
 - Textual gives every ``Strip`` (one line of a widget) seven small caches of its own, made
   when the strip is made. A table screen keeps about 1,500 strips alive, so each session
   held ~10,000 cache objects (1.7 MB of its 5.5 MB) and a garbage collection had twice the
-  objects to walk. With the caches off a redraw is no slower (it was faster in the bench):
-  making the caches cost more than they saved, since a served screen's lines change on
-  every move.
+  objects to walk. With the caches off a redraw was faster, not slower (19 against 22 ms
+  for a move seen by two players): a served screen's lines change on every move, so making
+  the caches cost more than they saved.
 - Python's cyclic garbage collector stopped the whole server for a full collection every few
-  seconds (over a second each with 50 sessions). A larger first generation lets the short-
-  lived objects of each redraw die young instead of being promoted, so full collections are
-  rare; what was loaded at start-up is frozen out of them altogether.
+  seconds, over a second each with 50 sessions (p99 1.3 s). Textual makes cyclic garbage on
+  every redraw; a larger first generation lets it die young instead of being promoted, and
+  what was loaded at start-up is frozen out of collections: p99 ~170 ms. The price: garbage
+  waits longer (more memory per session), and a full collection still comes now and then
+  (about 1.5 s with 50 sessions) — the limit of one Python process, see net/bench.py.
+  ``ECARTE_GC_THRESHOLDS=a,b,c`` overrides the thresholds for experiments.
 
 Only ``ecarte serve`` (and the benchmark's server) calls these; a local game is unchanged.
 """
@@ -22,7 +25,7 @@ import gc
 from collections.abc import Iterable
 from typing import Any
 
-GC_THRESHOLDS = (50_000, 20, 100)
+GC_THRESHOLDS = (10_000, 5, 100)
 
 
 class _NoCache:

@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 
 
 class JoinScreen(ModalScreen[str | None]):
+    AUTO_FOCUS = "#code"  # not on_mount: a screen closed at once has no children
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, verb: str = "join") -> None:
@@ -26,9 +27,6 @@ class JoinScreen(ModalScreen[str | None]):
             yield Static("The table's four-letter code:", classes="line")
             yield Input(placeholder="KXRT", max_length=4, id="code")
             yield Static("enter go · esc cancel", classes="line club-keys")
-
-    def on_mount(self) -> None:
-        self.query_one("#code", Input).focus()
 
     @on(Input.Submitted, "#code")
     def _submitted(self, event: Input.Submitted) -> None:

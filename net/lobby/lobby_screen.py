@@ -11,8 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import BOT_PREFIX
 
 from .join_screen import JoinScreen
@@ -32,6 +33,7 @@ class LobbyChanged(Message):
 
 
 class LobbyScreen(Screen[None]):
+    AUTO_FOCUS = "#tables"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_table", "New table"),
         Binding("b", "play_bot", "Play the bot"),
@@ -63,9 +65,11 @@ class LobbyScreen(Screen[None]):
             yield Static(
                 "enter sit down (or watch a full table) · n new table · b play the bot · "
                 "j join by code · w watch", id="lobby-keys")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
+        if not self.query("#tables"):
+            return  # closed before it was composed (a burst of keys): nothing to set up
         table = self.query_one("#tables", DataTable)
         for name in COLUMNS:
             table.add_column(name, key=name)
@@ -76,7 +80,6 @@ class LobbyScreen(Screen[None]):
             offer, self.offer = self.offer, None
             self.call_after_refresh(self.app.push_screen, NewTableScreen(like=offer),
                                     self._create)
-        table.focus()
 
     def on_unmount(self) -> None:
         listeners = self.club_app.club.lobby_listeners

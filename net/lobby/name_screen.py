@@ -10,13 +10,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from ecarte_tui.ui.widgets.key_bar import KeyBar
 
 NameCheck = Callable[[str], str | None]
 """Registers the name; returns why it was refused, or None once it is the player's."""
 
 
 class NameScreen(Screen[str]):
+    AUTO_FOCUS = "#name"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "app.exit_club", "Quit", priority=True),
     ]
@@ -38,10 +41,7 @@ class NameScreen(Screen[str]):
             yield Input(self.suggestion, max_length=16, id="name")
             yield Static("", id="name-error", classes="club-error")
             yield Static("enter take this name · ctrl+q quit", classes="club-keys")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#name", Input).focus()
+        yield KeyBar()
 
     @on(Input.Submitted, "#name")
     def _submitted(self, event: Input.Submitted) -> None:

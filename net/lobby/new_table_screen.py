@@ -41,6 +41,7 @@ def options_from(preset: str, target: int, games: int, ace_high: bool,
 
 
 class NewTableScreen(ModalScreen[TableOptions | None]):
+    AUTO_FOCUS = "#create"  # Enter creates the table with what is shown
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+n", "create", "Create", priority=True),
@@ -93,9 +94,6 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Create  ⏎", id="create", variant="primary")
                 yield Button("Cancel  esc", id="cancel")
-
-    def on_mount(self) -> None:
-        self.query_one("#create", Button).focus()
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:

@@ -9,8 +9,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import LiveTable
 
 from .table_rows import rules_text
@@ -54,7 +55,7 @@ class WaitingScreen(Screen[None]):
             yield Static(self.hint, classes="club-text")
             yield Static(self.join_command, classes="club-command", id="waiting-command")
             yield Static(f"esc {self.close}", classes="club-keys")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.lt.listeners.append(self._table_changed)

@@ -164,6 +164,8 @@ class TableScreen(Screen[None]):
             yield self.KEY_BAR()
 
     def on_mount(self) -> None:
+        if not self.query("#banner"):
+            return  # closed before it was composed (a burst of keys): nothing to watch
         self.set_look(self.look)
         self._show_banner()
         self._unwatch = self.table.watch(self.seat, self._on_table)
