@@ -13,13 +13,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ecarte_tui.bot_seat import BotSeat
 from ecarte_tui.engine import PRESETS, EcnError, Rules, RulesError
 from ecarte_tui.engine.rules import parse_value
 from ecarte_tui.table import Table
 
+from .clubhouse.options import ClubOptions, ClubOptionsError
 from .store import Player, Store, StoredTable
+
+if TYPE_CHECKING:
+    from .house import House, StoredRound
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
 BOT_PREFIX = "bot:"
@@ -34,6 +39,7 @@ class TableOptions:
     preset: str = "classic"
     overrides: tuple[tuple[str, str], ...] = ()
     opponent: str = "human"  # or "bot:LEVEL"
+    club: ClubOptions = ClubOptions()  # pool, stake, wagers, French rule... (RULES.md §9)
 
     def rules(self) -> Rules:
         rules = Rules.named(self.preset)
@@ -42,25 +48,36 @@ class TableOptions:
         return rules
 
     def to_json(self) -> dict[str, object]:
-        return {"preset": self.preset, "overrides": dict(self.overrides), "opponent": self.opponent}
+        return {"preset": self.preset, "overrides": dict(self.overrides),
+                "opponent": self.opponent, "club": self.club.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> TableOptions:
         overrides = data.get("overrides") or {}
         assert isinstance(overrides, dict)
+        club = data.get("club") or {}
+        assert isinstance(club, dict)
         return cls(
             str(data.get("preset", "classic")),
             tuple((str(k), str(v)) for k, v in overrides.items()),
             str(data.get("opponent", "human")),
+            ClubOptions.from_json(club),
         )
 
     def check(self) -> None:
-        """RulesError for an unknown preset, parameter or value (checked before creating)."""
+        """RulesError for an unknown preset, parameter or value, or options that cannot go
+        together (checked before creating)."""
         if self.preset not in PRESETS:
             raise RulesError(f"unknown rules preset {self.preset!r}")
         for name, value in self.overrides:
             parse_value(name, value)
         self.rules()
+        try:
+            self.club.check()
+        except ClubOptionsError as e:
+            raise RulesError(str(e)) from e
+        if self.club.stake and self.opponent.startswith(BOT_PREFIX):
+            raise RulesError("the server's bot plays for no stake: set the stake to 0")
 
 
 @dataclass
@@ -86,6 +103,11 @@ class LiveTable:
     finished: bool = False
     forfeit: int | None = None  # the seat that lost by not coming back
     listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
+
+    @property
+    def record_id(self) -> str:
+        """The id of the match being played here, in the ledger and the ratings."""
+        return self.code
 
     @property
     def status(self) -> str:
@@ -132,6 +154,7 @@ class Club:
         self.bot_factory = bot_factory
         self.tables: dict[str, LiveTable] = {}
         self.lobby_listeners: list[Callable[[], None]] = []
+        self.house: House | None = None  # purses, ratings, talk (set by the server)
 
     # ------------------------------------------------------------------ lobby
 
@@ -191,6 +214,10 @@ class Club:
     def create(self, player: Player, options: TableOptions) -> tuple[LiveTable, int]:
         """A new table with ``player`` in seat A; against a bot it starts at once."""
         options.check()
+        if self.house is not None:
+            why = self.house.stake_refusal(player.id, options)
+            if why is not None:
+                raise ClubError(why)
         code = self._new_code()
         seats = [SeatState(player.id, player.name), SeatState()]
         if options.opponent.startswith(BOT_PREFIX):
@@ -218,6 +245,10 @@ class Club:
         free = next((i for i, s in enumerate(lt.seats) if s.player_id is None), None)
         if free is None:
             raise ClubError(f"table {lt.code} is full: you may watch it instead")
+        if self.house is not None:
+            why = self.house.stake_refusal(player.id, lt.options)
+            if why is not None:
+                raise ClubError(why)
         lt.seats[free] = SeatState(player.id, player.name)
         self.store.save_table(
             lt.code,
@@ -251,6 +282,9 @@ class Club:
         lt.finished = True
         self.tables.pop(lt.code, None)
         self.store.save_table(lt.code, status="cancelled")
+        if self.house is not None:
+            self.house.abandon(lt)
+            self.house.forget(lt.code)
         lt.notify()
         self._lobby_changed()
 
@@ -264,6 +298,8 @@ class Club:
             attached = any(s.sessions for s in lt.seats) or lt.watchers > 0
             if lt.finished and not attached:
                 del self.tables[lt.code]
+                if self.house is not None:
+                    self.house.forget(lt.code)
                 for b in lt.bots:
                     if b is not None:
                         b.stop()
@@ -313,6 +349,8 @@ class Club:
         if m.is_over and m.match_winner is not None:
             winner = lt.seats[m.match_winner].player_id
         self.store.save_table(lt.code, ecn=table.record_text(), status=status, winner=winner)
+        if self.house is not None:
+            self.house.table_moved(lt, table)
         if m.is_over and not lt.finished:
             lt.finished = True
             self._archive(lt, table)
@@ -363,6 +401,8 @@ class Club:
             winner=lt.seats[seat].player_id,
         )
         self._archive(lt, lt.table)
+        if self.house is not None:
+            self.house.forfeit(lt, lt.table, seat)
         lt.notify()
         self._lobby_changed()
 
@@ -403,3 +443,21 @@ class Club:
         self.tables[st.code] = lt
         if st.status == "playing" or (seats[0].player_id and seats[1].player_id):
             self._start(lt, st.ecn)
+
+    # ------------------------------------------------------------------ for the house
+
+    def stored_round(self, record_id: str) -> StoredRound | None:
+        """What the store holds of the match with this record id (``House.recover``)."""
+        st = self.store.table(record_id)
+        if st is None:
+            return None
+        from .house import StoredRound  # the house imports the club's types
+
+        return StoredRound(st.ecn, st.status, st.seats, st.winner)
+
+    def finished_rounds(self) -> list[tuple[str, StoredRound]]:
+        """Every finished match the store holds, by record id (``House.rate_finished``)."""
+        from .house import StoredRound
+
+        return [(st.code, StoredRound(st.ecn, st.status, st.seats, st.winner))
+                for st in self.store.tables("finished")]

@@ -18,6 +18,7 @@ from pathlib import Path
 from net.club import Club
 from net.club_app import ClubApp, ClubContext
 from net.game_commands import allow_command
+from net.house import House
 from net.identity import Identities
 from net.limits import Limits
 from net.session_info import SessionInfo
@@ -65,6 +66,8 @@ class GameServer:
             bot_delay=config.bot_delay,
             rng=random.Random(config.seed),
         )
+        self.house = House(config.data_dir / "club.db")
+        self.club.house = self.house
         self.identities = Identities(self.store)
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
@@ -76,6 +79,11 @@ class GameServer:
         self.broken = self.club.restore()
         for code in self.broken:
             log.error("table %s could not be restored: its record is broken", code)
+        recovery = self.house.recover(self.club.stored_round)
+        if recovery.settled or recovery.voided:
+            log.info("after the restart: %d games settled, %d voided",
+                     len(recovery.settled), len(recovery.voided))
+        self.house.rate_finished(self.club.finished_rounds())
         self.club.start_bots()
         cfg = self.config
         self.ssh = await start_server(
@@ -127,6 +135,7 @@ class GameServer:
             for bot in lt.bots:
                 if bot is not None:
                     bot.stop()
+        self.house.close()
         self.store.close()
 
     async def __aenter__(self) -> GameServer:

@@ -1,0 +1,301 @@
+"""The club house of a server: purses, stakes and wagers, ratings, table talk and galleries.
+
+``net/clubhouse`` holds the rules of each system without any table; the house binds them to
+the live tables of a ``Club``. The club calls ``table_moved`` after every accepted action
+(before anyone is shown it, like the store): the house opens each game for wagers (and
+escrows its stake), closes the betting when the game's first hand is under way, settles the
+game the moment it has a winner, and rates the match when it ends. After a restart
+``recover`` settles what ended while the server was down and leaves the rest in escrow.
+
+Who takes part: a guest (no SSH key) has no purse and no rating, since nothing of a guest
+is kept; bots play for no stake and are not rated, so the leaderboard is people only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ecarte_tui.engine import EcnError, read_ecn
+
+from .clubhouse.backers import Gallery
+from .clubhouse.ledger_db import ClubDB
+from .clubhouse.purse import VOIDED, Game, Ledger, LedgerError, Outcome, Recovery, game_id
+from .clubhouse.ratings import RatingBook
+from .clubhouse.talk import TableTalk
+from .identity import GUEST_ID_PREFIX
+
+if TYPE_CHECKING:
+    from ecarte_tui.table import Table
+
+    from .club import LiveTable, TableOptions
+
+log = logging.getLogger(__name__)
+
+BOT_PREFIX = "bot:"
+
+
+def has_purse(player_id: str | None) -> bool:
+    """Registered players only: a guest's chips would vanish with the guest."""
+    return bool(player_id) and not player_id.startswith((GUEST_ID_PREFIX, BOT_PREFIX))  # type: ignore[union-attr]
+
+
+def rated_pair(players: tuple[str | None, str | None]) -> bool:
+    return all(has_purse(p) for p in players) and players[0] != players[1]
+
+
+@dataclass
+class _Tracked:
+    """What the house has done for one round of a table (kept in memory; rebuilt on restart
+    by replaying ``table_moved``, which is idempotent)."""
+
+    opened: set[int] = field(default_factory=set)
+    closed: set[int] = field(default_factory=set)
+    settled: set[int] = field(default_factory=set)
+    rated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A round as the store keeps it, for ``recover`` (``status``: open, playing, finished,
+    cancelled)."""
+
+    ecn: str
+    status: str
+    players: tuple[str | None, str | None]
+    winner: str | None
+
+
+class House:
+    """One per server; shares the server's SQLite file (its own ``club_*`` tables)."""
+
+    def __init__(self, db_path: Path | str) -> None:
+        self.db = ClubDB(db_path)
+        self.ledger = Ledger(self.db)
+        self.ratings = RatingBook(self.db)
+        self._talks: dict[str, TableTalk] = {}
+        self._galleries: dict[str, Gallery] = {}
+        self._tracked: dict[str, _Tracked] = {}
+        self.listeners: list[Callable[[str, str], None]] = []  # (table code, what happened)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ------------------------------------------------------------------ per table
+
+    def talk(self, code: str) -> TableTalk:
+        talk = self._talks.get(code)
+        if talk is None:
+            talk = self._talks[code] = TableTalk()
+        return talk
+
+    def gallery(self, lt: LiveTable) -> Gallery:
+        g = self._galleries.get(lt.code)
+        players = (lt.seats[0].player_id, lt.seats[1].player_id)
+        if g is None:
+            opts = lt.options.club
+            g = self._galleries[lt.code] = Gallery(
+                players, french_rule=opts.french_rule, backers_see_hand=opts.backers_see_hand
+            )
+        elif tuple(g.players) != players:
+            g.set_players(players, {s.player_id: s.name or "" for s in lt.seats if s.player_id})
+        return g
+
+    def forget(self, code: str) -> None:
+        """The table left memory (the club's sweep): its talk and gallery go with it."""
+        self._talks.pop(code, None)
+        self._galleries.pop(code, None)
+
+    def _tell(self, code: str, what: str) -> None:
+        for cb in list(self.listeners):
+            cb(code, what)
+
+    # ------------------------------------------------------------------ the money
+
+    def stake_refusal(self, player_id: str, options: TableOptions) -> str | None:
+        """Why ``player_id`` may not sit at a table with these options' stake, or None."""
+        stake = options.club.stake
+        if not stake:
+            return None
+        if not has_purse(player_id):
+            return "a staked table is for players with a purse: connect with an SSH key"
+        return self.ledger.check_stake(player_id, stake, options.rules())
+
+    def betting_game(self, lt: LiveTable) -> str | None:
+        """The ledger id of the game the gallery may wager on now, or None."""
+        t = self._tracked.get(lt.record_id)
+        if t is None or not lt.options.club.wagers:
+            return None
+        open_ = sorted(t.opened - t.closed - t.settled)
+        return game_id(lt.record_id, open_[0]) if open_ else None
+
+    def wager_refusal(self, lt: LiveTable, bettor: str, sees_hand: bool) -> str | None:
+        """Why ``bettor`` may not wager at this table now, or None."""
+        if not lt.options.club.wagers:
+            return "this table takes no wagers"
+        if not has_purse(bettor):
+            return "wagers are for players with a purse: connect with an SSH key"
+        if bettor in (s.player_id for s in lt.seats):
+            return "a player does not wager on his own game"
+        gid = self.betting_game(lt)
+        if gid is None:
+            return "no more wagers: bets are taken before a game's first hand"
+        if sees_hand and self._dealt(lt):
+            return "you see a hand: your wager had to be placed before the deal"
+        return None
+
+    def _dealt(self, lt: LiveTable) -> bool:
+        m = lt.table.match if lt.table is not None else None
+        return bool(m and m.games and m.hand is not None and not m.hand.over)
+
+    def place_wager(self, lt: LiveTable, bettor: str, seat: int, amount: int,
+                    sees_hand: bool = False) -> str:
+        """Wager ``amount`` chips on the player in ``seat``; LedgerError says why not."""
+        why = self.wager_refusal(lt, bettor, sees_hand)
+        if why is not None:
+            raise LedgerError(why)
+        gid = self.betting_game(lt)
+        assert gid is not None
+        on = lt.seats[seat].player_id
+        assert on is not None
+        self.ledger.place_wager(gid, bettor, on, amount)
+        self._tell(lt.code, "wager")
+        return gid
+
+    # ------------------------------------------------------------------ following a table
+
+    def table_moved(self, lt: LiveTable, table: Table) -> None:
+        """After every accepted action (and when a table starts or is restored)."""
+        players = (lt.seats[0].player_id, lt.seats[1].player_id)
+        if players[0] is None or players[1] is None:
+            return
+        t = self._tracked.setdefault(lt.record_id, _Tracked())
+        m = table.match
+        for n, g in enumerate(m.games, start=1):
+            if g.winner is not None and n not in t.settled:
+                self._open(lt, t, n, players)  # a game restored already over
+                self._settle(lt, t, n, players[g.winner], (g.score[0], g.score[1]))
+        current = len(m.games)
+        if m.is_over:
+            if not t.rated:
+                self._rate(lt, t, table, None)
+            return
+        next_game = current if current and m.games[-1].winner is None else current + 1
+        self._open(lt, t, next_game, players)
+        hand = m.hand
+        if hand is not None and hand.game + 1 == next_game and hand.actions:
+            self._close(lt, t, next_game)
+
+    def forfeit(self, lt: LiveTable, table: Table, winner_seat: int) -> None:
+        """The match ended because a player did not come back: the other wins it all."""
+        players = (lt.seats[0].player_id, lt.seats[1].player_id)
+        t = self._tracked.setdefault(lt.record_id, _Tracked())
+        score = table.match.scores
+        for n in sorted(t.opened - t.settled):
+            self._settle(lt, t, n, players[winner_seat], (score[0], score[1]))
+        if not t.rated:
+            self._rate(lt, t, table, winner_seat)
+
+    def abandon(self, lt: LiveTable) -> None:
+        """A table closed without a result: every chip in escrow goes back."""
+        t = self._tracked.get(lt.record_id)
+        if t is None:
+            return
+        for n in sorted(t.opened - t.settled):
+            try:
+                self.ledger.void(game_id(lt.record_id, n))
+            except LedgerError:
+                log.exception("voiding %s/%s", lt.record_id, n)
+            t.settled.add(n)
+
+    def _open(self, lt: LiveTable, t: _Tracked, n: int, players: tuple[str, str]) -> None:
+        if n in t.opened:
+            return
+        stake = lt.options.club.stake if rated_pair(players) else 0
+        gid = game_id(lt.record_id, n)
+        try:
+            self.ledger.open_game(gid, players, stake, lt.options.rules())
+        except LedgerError as e:
+            # a purse that cannot cover the escrow any more: the game is played unstaked
+            log.warning("game %s opened without its stake: %s", gid, e)
+            self.ledger.open_game(gid, players, 0)
+            self._tell(lt.code, f"no stake on game {n}: {e}")
+        t.opened.add(n)
+        self._tell(lt.code, "open")
+
+    def _close(self, lt: LiveTable, t: _Tracked, n: int) -> None:
+        if n in t.closed:
+            return
+        self.ledger.close_betting(game_id(lt.record_id, n))
+        t.closed.add(n)
+        self._tell(lt.code, "closed")
+
+    def _settle(self, lt: LiveTable, t: _Tracked, n: int, winner: str,
+                score: tuple[int, int]) -> None:
+        try:
+            self.ledger.settle(game_id(lt.record_id, n), winner, score)
+        except LedgerError:
+            log.exception("settling %s/%s", lt.record_id, n)
+        t.settled.add(n)
+        t.closed.add(n)
+        self._tell(lt.code, "settled")
+
+    def _rate(self, lt: LiveTable, t: _Tracked, table: Table, winner_seat: int | None) -> None:
+        players = (lt.seats[0].player_id, lt.seats[1].player_id)
+        t.rated = True
+        if not all(has_purse(p) for p in players) or players[0] == players[1]:
+            return
+        try:
+            self.ratings.record_match(lt.record_id, players, table.match,  # type: ignore[arg-type]
+                                      rated=True, winner_seat=winner_seat)
+        except ValueError:
+            log.exception("rating %s", lt.record_id)
+        self._tell(lt.code, "rated")
+
+    # ------------------------------------------------------------------ after a restart
+
+    def recover(self, find: Callable[[str], StoredRound | None]) -> Recovery:
+        """Settle the games that ended while the server was down; void the abandoned ones;
+        rate finished matches not yet rated. ``find`` maps a round's record id to what the
+        store holds of it."""
+
+        def resolve(g: Game) -> Outcome | None:
+            record_id, _, number = g.game_id.rpartition("/")
+            stored = find(record_id)
+            if stored is None or stored.status == "cancelled":
+                return VOIDED
+            try:
+                match = read_ecn(stored.ecn).match if stored.ecn else None
+            except EcnError:
+                return VOIDED
+            n = int(number)
+            if match is not None and n <= len(match.games):
+                rec = match.games[n - 1]
+                if rec.winner is not None:
+                    return Outcome(g.players[rec.winner], (rec.score[0], rec.score[1]))
+            if stored.status == "finished":
+                if stored.winner in g.players:  # won by forfeit
+                    score = match.scores if match is not None else [0, 0]
+                    return Outcome(stored.winner, (score[0], score[1]))
+                return VOIDED
+            return None  # still being played: its chips stay in escrow
+
+        return self.ledger.recover(resolve)
+
+    def rate_finished(self, rounds: list[tuple[str, StoredRound]]) -> int:
+        """Rate the finished matches a crash left unrated (idempotent); returns how many."""
+        done = 0
+        for record_id, r in rounds:
+            if r.status != "finished" or not rated_pair(r.players):
+                continue
+            if self.ratings.recorded(record_id):
+                continue
+            try:
+                self.ratings.record_ecn(record_id, r.players, r.ecn, True, r.winner)  # type: ignore[arg-type]
+                done += 1
+            except (EcnError, ValueError):
+                log.exception("rating %s after a restart", record_id)
+        return done
