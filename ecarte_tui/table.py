@@ -50,6 +50,8 @@ class Update:
 
 
 Listener = Callable[[Update], None]
+Guard = Callable[[Match, int, Action], str | None]
+"""Why a table option forbids ``seat`` this ``action`` now, or None (asked before the engine)."""
 
 
 @dataclass
@@ -86,6 +88,7 @@ class Table:
     tags: dict[str, str] = field(default_factory=dict)
     draw: FirstDealDraw | None = None
     persist: Callable[[Table], None] | None = None  # called before anyone is shown a change
+    guard: Guard | None = None  # a table option that forbids more than the rules (e.g. 004)
     _watchers: list[_Watch] = field(default_factory=list)
     _ready: list[bool] = field(default_factory=lambda: [False, False])
     _king_gate: int | None = None
@@ -220,6 +223,9 @@ class Table:
                 f"wait: {self.names[self._king_gate]} may still announce the king "
                 "before the first lead",
             )
+        why = self.guard(m, seat, action) if self.guard is not None else None
+        if why is not None:
+            raise IllegalAction(seat, why.replace("{", "{{").replace("}", "}}"))
         was_playing = m.phase is Phase.TRICKS
         m.apply(action, seat)
         if action.kind is Kind.KING and self._king_gate == seat:

@@ -68,11 +68,16 @@ class Totals:
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
 
 
+class _HostStopped(Exception):
+    """The host of a pair stopped playing (the end of the run), so no new table comes."""
+
+
 class Pair:
     """Two players at one table; after a match the host opens a new table, the guest joins."""
 
     def __init__(self) -> None:
         self.codes: asyncio.Queue[str] = asyncio.Queue()
+        self.host_stopped = asyncio.Event()  # the host's play is over: no new table comes
 
 
 class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -172,11 +177,15 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             if move is DONE:
                 t.matches_over += 1
                 await asyncio.sleep(self.rng.uniform(*THINK))
+                if time.monotonic() >= t.until:
+                    break  # the measurement is over: no new table
                 try:
                     await self.rematch()
                 except TimeoutError:
                     t.error("new table after a match")
-                    return
+                    break
+                except _HostStopped:
+                    break  # the host stopped at the end of the measurement, not an error
                 continue
             if move is None:
                 await self.wait_data(max(0.0, min(5.0, t.until - time.monotonic())))
@@ -198,6 +207,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 t.error("no answer to a key")
         if self.closed and time.monotonic() < t.until:
             t.error("session closed")
+        if self.host and self.pair is not None:
+            self.pair.host_stopped.set()
 
     async def rematch(self) -> None:
         """The match is over: the host opens a new table (n, Enter), the guest goes back to
@@ -214,7 +225,7 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         else:
             self.press(b"h")
             await self.wait_text("Join by code")
-            code = await asyncio.wait_for(self.pair.codes.get(), 60)
+            code = await self._code_from_host()
             await self.quiet(0.2)
             self.press(b"j")
             await self.wait_text("Join a table")
@@ -225,6 +236,24 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             self.press(b"\r")
         await self.wait_text("Écarté ·")
         self.key_sent_at = None
+
+    async def _code_from_host(self) -> str:
+        """The host's new table code; _HostStopped if the host ended its play instead (the
+        measurement ended between the two players seeing the end of the match)."""
+        assert self.pair is not None
+        get = asyncio.ensure_future(self.pair.codes.get())
+        stopped = asyncio.ensure_future(self.pair.host_stopped.wait())
+        try:
+            done, _ = await asyncio.wait({get, stopped}, timeout=60,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for f in (get, stopped):
+                f.cancel()
+        if get in done:
+            return get.result()
+        if stopped in done:
+            raise _HostStopped
+        raise TimeoutError("no new table from the host")
 
     def close(self) -> None:
         if self.conn is not None:

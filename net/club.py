@@ -20,8 +20,10 @@ from ecarte_tui.engine import PRESETS, EcnError, Rules, RulesError
 from ecarte_tui.engine.rules import parse_value
 from ecarte_tui.table import Table
 
+from . import pool_tables
 from .clubhouse.options import ClubOptions, ClubOptionsError
-from .store import Player, Store, StoredTable
+from .house_rules import bound_bot, table_guard
+from .store import Player, RoundStore, Store, StoredTable
 
 if TYPE_CHECKING:
     from .house import House, StoredRound
@@ -78,6 +80,9 @@ class TableOptions:
             raise RulesError(str(e)) from e
         if self.club.stake and self.opponent.startswith(BOT_PREFIX):
             raise RulesError("the server's bot plays for no stake: set the stake to 0")
+        if self.club.pool and self.opponent.startswith(BOT_PREFIX):
+            raise RulesError("a pool is three people at one table: play a pool against two "
+                             "bots with `ecarte play --pool`")
 
 
 @dataclass
@@ -103,10 +108,13 @@ class LiveTable:
     finished: bool = False
     forfeit: int | None = None  # the seat that lost by not coming back
     listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
+    rounds: pool_tables.RoundState | None = None  # pool and French-rule tables only
 
     @property
     def record_id(self) -> str:
         """The id of the match being played here, in the ledger and the ratings."""
+        if self.rounds is not None:
+            return pool_tables.round_record_id(self.code, self.rounds.number)
         return self.code
 
     @property
@@ -155,6 +163,8 @@ class Club:
         self.tables: dict[str, LiveTable] = {}
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
+        self.round_pause = pool_tables.ROUND_PAUSE  # pool / French rule: between two rounds
+        self.offer_seconds = pool_tables.OFFER_SECONDS  # French rule: to take the seat
 
     # ------------------------------------------------------------------ lobby
 
@@ -224,6 +234,8 @@ class Club:
             level = options.opponent[len(BOT_PREFIX):]
             seats[1] = SeatState(options.opponent, f"Bot ({level})")
         lt = LiveTable(code, options, seats)
+        if pool_tables.plays_in_rounds(options):
+            pool_tables.setup(lt)
         self.tables[code] = lt
         self.store.create_table(
             code, options.to_json(), (seats[0].player_id, seats[1].player_id),
@@ -250,6 +262,11 @@ class Club:
             if why is not None:
                 raise ClubError(why)
         lt.seats[free] = SeatState(player.id, player.name)
+        if free == pool_tables.WAITING_SEAT:  # a pool's third player: he waits his turn
+            pool_tables.third_sat(self, lt)
+            lt.notify()
+            self._lobby_changed()
+            return lt, free
         self.store.save_table(
             lt.code,
             seats=(lt.seats[0].player_id, lt.seats[1].player_id),
@@ -307,18 +324,52 @@ class Club:
                 left = self.reconnect_left(lt, 0)
                 if left is not None and left <= 0:
                     self.cancel(lt)
+            elif lt.rounds is not None and not lt.finished and not attached:
+                if self._all_gone(lt):
+                    self.close_rounds_table(lt)
+
+    def _all_gone(self, lt: LiveTable) -> bool:
+        """Every person seated at the table has been away longer than the reconnection time."""
+        for i, s in enumerate(lt.seats):
+            if s.player_id is None or s.is_bot:
+                continue
+            left = self.reconnect_left(lt, i)
+            if left is None or left > 0:
+                return False
+        return True
+
+    def close_rounds_table(self, lt: LiveTable) -> None:
+        """A pool or French-rule table plays round after round and never ends by itself: it
+        closes once all its people have left it for good. A round being played is abandoned
+        (its stakes and wagers go back); the finished rounds stay in the records."""
+        lt.finished = True
+        if self.house is not None:
+            self.house.abandon(lt)
+            self.house.forget(lt.code)
+        self.store.save_table(lt.code, status="closed")
+        RoundStore(self.store).abandon(lt.code)
+        for b in lt.bots:
+            if b is not None:
+                b.stop()
+        self.tables.pop(lt.code, None)
+        lt.notify()
+        self._lobby_changed()
 
     def _start(self, lt: LiveTable, ecn: str = "") -> None:
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
         if ecn:
             table = Table.from_record(ecn, seed=self.rng.getrandbits(64))
         else:
-            table = Table.new(lt.options.rules(), names, seed=self.rng.getrandbits(64))
+            rules = lt.options.rules()
+            if lt.rounds is not None:
+                rules = pool_tables.round_rules(rules)  # a round is one game
+            table = Table.new(rules, names, seed=self.rng.getrandbits(64))
         self._attach(lt, table)
 
     def _attach(self, lt: LiveTable, table: Table) -> None:
         lt.table = table
         table.persist = lambda t, lt=lt: self._persist(lt, t)
+        table.guard = table_guard(lt.options.club)  # jeux de règle (004)
         self._persist(lt, table)
         for i, s in enumerate(lt.seats):
             if s.is_bot:
@@ -327,7 +378,8 @@ class Club:
     def _seat_bot(self, lt: LiveTable, seat: int, level: str) -> None:
         assert lt.table is not None
         bot = self.bot_factory(level, self.rng.getrandbits(32))
-        runner = BotSeat(lt.table, seat, bot, delay=self.bot_delay)  # type: ignore[arg-type]
+        bot = bound_bot(bot, lt.options.club)  # type: ignore[arg-type]
+        runner = BotSeat(lt.table, seat, bot, delay=self.bot_delay)
         lt.bots[seat] = runner
         try:
             asyncio.get_running_loop()
@@ -343,6 +395,9 @@ class Club:
 
     def _persist(self, lt: LiveTable, table: Table) -> None:
         """Written before the change is shown to anyone (Table.persist)."""
+        if lt.rounds is not None:
+            pool_tables.persist(self, lt, table)
+            return
         m = table.match
         status = "finished" if m.is_over else "playing"
         winner = None
@@ -360,7 +415,7 @@ class Club:
         if self.archive_dir is None:
             return
         self.archive_dir.mkdir(parents=True, exist_ok=True)
-        (self.archive_dir / f"{lt.code}.ecn").write_text(table.record_text(), encoding="utf-8")
+        (self.archive_dir / f"{lt.record_id}.ecn").write_text(table.record_text(), encoding="utf-8")
 
     # ------------------------------------------------------------------ presence
 
@@ -436,6 +491,8 @@ class Club:
         options = TableOptions.from_json(st.options)
         seats = [SeatState(st.seats[i], st.names[i]) for i in (0, 1)]
         lt = LiveTable(st.code, options, seats)
+        if pool_tables.plays_in_rounds(options):
+            pool_tables.restore(self, lt)  # the round, the pool, the waiting seat
         now = self.clock()
         for s in seats:  # everybody is away until they reconnect
             if s.player_id is not None and not s.is_bot:
@@ -448,10 +505,14 @@ class Club:
 
     def stored_round(self, record_id: str) -> StoredRound | None:
         """What the store holds of the match with this record id (``House.recover``)."""
+        from .house import StoredRound  # the house imports the club's types
+
+        r = pool_tables.stored_round(self, record_id)  # a round of a pool / French table
+        if r is not None:
+            return StoredRound(r.ecn, r.status, r.seats, r.winner)
         st = self.store.table(record_id)
         if st is None:
             return None
-        from .house import StoredRound  # the house imports the club's types
 
         return StoredRound(st.ecn, st.status, st.seats, st.winner)
 
@@ -459,5 +520,8 @@ class Club:
         """Every finished match the store holds, by record id (``House.rate_finished``)."""
         from .house import StoredRound
 
-        return [(st.code, StoredRound(st.ecn, st.status, st.seats, st.winner))
-                for st in self.store.tables("finished")]
+        out = [(st.code, StoredRound(st.ecn, st.status, st.seats, st.winner))
+               for st in self.store.tables("finished")
+               if not pool_tables.has_rounds(self, st.code)]
+        return out + [(r.record_id, StoredRound(r.ecn, r.status, r.seats, r.winner))
+                      for r in pool_tables.finished_round_records(self)]

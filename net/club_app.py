@@ -27,10 +27,12 @@ from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_c
 from net.lobby.lobby_screen import LobbyScreen
 from net.lobby.name_screen import NameScreen
 from net.lobby.waiting_screen import WaitingScreen
+from net.pool_tables import WAITING_SEAT
 from net.served_app import keep_alive
 from net.session_info import SessionInfo
 from net.ssh_driver import SSHDriver
 from net.store import Player, StoreError
+from net.table_room import leave_room, watcher_view_seat
 
 LOBBY_STYLES = Path(__file__).parent / "lobby" / "lobby.tcss"
 IDLE_CHECK_SECONDS = 5.0
@@ -148,6 +150,9 @@ class ClubApp(EcarteApp):
             return f"You are {player.name} (a guest: nothing is kept when you leave)"
         played, won = self.club.store.record_for(player.id)
         record = f"{played} match{'es' if played != 1 else ''} played, {won} won"
+        house = self.club.house
+        if house is not None:
+            record = f"rating {round(house.ratings.rating(player.id))} · {record}"
         return f"You are {player.name} · {record}"
 
     # ------------------------------------------------------------------ moving around
@@ -190,7 +195,8 @@ class ClubApp(EcarteApp):
             self.club.watch(lt.code)
             self._presence = (lt, None)
         self.table, self.seat = lt.table, 0
-        self._go(ClubTableScreen(self.club, lt, None, self.look, False))
+        backs = watcher_view_seat(self.club, lt, self.player.id) if self.player else None
+        self._go(ClubTableScreen(self.club, lt, None, self.look, False, view_seat=backs))
 
     def show_table(self, lt: LiveTable, seat: int) -> None:
         """The table at ``seat``: waiting for an opponent, or the game."""
@@ -203,8 +209,29 @@ class ClubApp(EcarteApp):
         if lt.table is None:
             self._go(WaitingScreen(lt, self.ctx.join_command("join", lt.code)))
             return
+        if seat == WAITING_SEAT:  # a pool's third player watches the public table
+            self.table, self.seat = lt.table, 0
+            self._go(ClubTableScreen(self.club, lt, None, self.look, False))
+            return
         self.table, self.seat = lt.table, seat
         self._go(ClubTableScreen(self.club, lt, seat, self.look, self.settings.auto_announce))
+
+    def follow_round(self, lt: LiveTable) -> None:
+        """A new round began (pool, French rule): sit where the rotation put this player,
+        or watch. His ``SeatState`` moved with him, so only the index is updated here."""
+        player = self.player
+        if player is None:
+            return
+        seat = lt.seat_of(player.id)
+        if self._presence is not None and self._presence[0] is lt:
+            if seat is not None:
+                self._presence = (lt, seat)
+            elif self._presence[1] is not None:
+                self._presence = None  # his seat went to his adviser (French rule)
+        if seat is not None:
+            self.show_table(lt, seat)
+        elif lt.table is not None:
+            self._watch(lt)
 
     def create_table(self, options: TableOptions) -> None:
         player = self.player
@@ -245,6 +272,11 @@ class ClubApp(EcarteApp):
         if presence is None:
             return
         lt, seat = presence
+        leave_room(self.club, lt, self)  # out of the table's talk and gallery
+        if seat is not None and lt.rounds is not None and self.player is not None:
+            seat = lt.seat_of(self.player.id)  # the pool's rotation may have moved him
+            if seat is None:
+                return  # his seat went to his adviser (French rule)
         if seat is None:
             self.club.unwatch(lt)
         else:

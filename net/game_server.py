@@ -15,6 +15,7 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from net import pool_tables
 from net.club import Club
 from net.club_app import ClubApp, ClubContext
 from net.game_commands import allow_command
@@ -129,6 +130,7 @@ class GameServer:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        pool_tables.cancel_timers(self.club)  # no round may start on a closed store
         if self.ssh is not None:
             await self.ssh.aclose()
         for lt in self.club.tables.values():

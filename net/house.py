@@ -23,7 +23,16 @@ from ecarte_tui.engine import EcnError, read_ecn
 
 from .clubhouse.backers import Gallery
 from .clubhouse.ledger_db import ClubDB
-from .clubhouse.purse import VOIDED, Game, Ledger, LedgerError, Outcome, Recovery, game_id
+from .clubhouse.purse import (
+    VOIDED,
+    Game,
+    Ledger,
+    LedgerError,
+    Outcome,
+    Recovery,
+    Settlement,
+    game_id,
+)
 from .clubhouse.ratings import RatingBook
 from .clubhouse.talk import TableTalk
 from .identity import GUEST_ID_PREFIX
@@ -80,6 +89,8 @@ class House:
         self._galleries: dict[str, Gallery] = {}
         self._tracked: dict[str, _Tracked] = {}
         self.listeners: list[Callable[[str, str], None]] = []  # (table code, what happened)
+        # (table code, what a settlement paid): told once, when the chips move
+        self.settlement_listeners: list[Callable[[str, Settlement], None]] = []
 
     def close(self) -> None:
         self.db.close()
@@ -235,13 +246,17 @@ class House:
 
     def _settle(self, lt: LiveTable, t: _Tracked, n: int, winner: str,
                 score: tuple[int, int]) -> None:
+        done: Settlement | None = None
         try:
-            self.ledger.settle(game_id(lt.record_id, n), winner, score)
+            done = self.ledger.settle(game_id(lt.record_id, n), winner, score)
         except LedgerError:
             log.exception("settling %s/%s", lt.record_id, n)
         t.settled.add(n)
         t.closed.add(n)
         self._tell(lt.code, "settled")
+        if done is not None and not done.already:
+            for cb in list(self.settlement_listeners):
+                cb(lt.code, done)
 
     def _rate(self, lt: LiveTable, t: _Tracked, table: Table, winner_seat: int | None) -> None:
         players = (lt.seats[0].player_id, lt.seats[1].player_id)
@@ -265,8 +280,8 @@ class House:
         def resolve(g: Game) -> Outcome | None:
             record_id, _, number = g.game_id.rpartition("/")
             stored = find(record_id)
-            if stored is None or stored.status == "cancelled":
-                return VOIDED
+            if stored is None or stored.status not in ("open", "playing", "finished"):
+                return VOIDED  # cancelled, closed or abandoned: no result will come
             try:
                 match = read_ecn(stored.ecn).match if stored.ecn else None
             except EcnError:

@@ -31,13 +31,41 @@ CREATE TABLE IF NOT EXISTS tables (
     name_a TEXT,
     name_b TEXT,
     ecn TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,             -- 'open', 'playing', 'finished', 'cancelled'
+    status TEXT NOT NULL,             -- 'open', 'playing', 'finished', 'cancelled', 'closed'
     winner TEXT,
     created TEXT NOT NULL,
     updated TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
+CREATE TABLE IF NOT EXISTS rounds (   -- each game of a pool / French-rule table (its own match)
+    record_id TEXT PRIMARY KEY,       -- 'CODE' for round 1, 'CODE.N' after
+    code TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    seat_a TEXT,
+    seat_b TEXT,
+    ecn TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL,             -- 'playing', 'finished', 'abandoned'
+    winner TEXT,
+    updated TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rounds_code ON rounds(code);
+CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting seat, round
+    code TEXT PRIMARY KEY,
+    state TEXT NOT NULL               -- JSON (net/pool_tables.py)
+);
 """
+
+# Finished matches: a table without rounds is one match; a rounds table's matches are its
+# rounds (with the table's options). Parameters: the player twice for each part.
+_FINISHED_ANY = """
+SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, updated, rowid AS k
+FROM tables WHERE status = 'finished' AND code NOT IN (SELECT code FROM rounds)
+UNION ALL
+SELECT r.record_id, t.options, r.seat_a, r.seat_b, NULL, NULL, r.ecn, r.status, r.winner,
+       r.updated, r.rowid
+FROM rounds r JOIN tables t ON t.code = r.code WHERE r.status = 'finished'
+"""
+_FINISHED = f"SELECT * FROM ({_FINISHED_ANY}) WHERE seat_a = ? OR seat_b = ?"
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,15}$")
 
@@ -190,18 +218,27 @@ class Store:
         return self._tables(f"WHERE status IN ({marks}) ORDER BY created", statuses)
 
     def finished_for(self, player_id: str, limit: int = 20) -> list[StoredTable]:
-        return self._tables(
-            "WHERE status = 'finished' AND (seat_a = ? OR seat_b = ?) ORDER BY updated DESC "
-            "LIMIT ?",
-            (player_id, player_id, limit),
-        )
+        """A player's finished matches, newest first: plain tables, and each round of a pool
+        or French-rule table (its own match, ``code`` being the round's record id)."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT * FROM ({_FINISHED}) ORDER BY updated DESC, k DESC LIMIT ?",
+                (player_id, player_id, limit),
+            ).fetchall()
+        return [_stored(r[:9]) for r in rows]
+
+    def finished_match(self, record_id: str) -> StoredTable | None:
+        """One finished match by its record id (a table code, or a round's ``CODE.N``)."""
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT * FROM ({_FINISHED_ANY}) WHERE code = ?", (record_id,)).fetchone()
+        return _stored(row[:9]) if row else None
 
     def record_for(self, player_id: str) -> tuple[int, int]:
         """(matches finished, matches won) by a player: their record in the lobby."""
         with self._lock:
             row = self._db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(winner = ?), 0) FROM tables "
-                "WHERE status = 'finished' AND (seat_a = ? OR seat_b = ?)",
+                f"SELECT COUNT(*), COALESCE(SUM(winner = ?), 0) FROM ({_FINISHED})",
                 (player_id, player_id, player_id),
             ).fetchone()
         return int(row[0]), int(row[1])
@@ -213,10 +250,94 @@ class Store:
                 f"FROM tables {where}",
                 args,
             ).fetchall()
-        return [
-            StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8])
-            for r in rows
-        ]
+        return [_stored(r) for r in rows]
+
+
+def _stored(r: tuple | sqlite3.Row) -> StoredTable:
+    return StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8])
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One game of a rounds table (pool, French rule), stored as its own match."""
+
+    record_id: str
+    code: str
+    number: int
+    seats: tuple[str | None, str | None]
+    ecn: str
+    status: str
+    winner: str | None
+
+
+class RoundStore:
+    """The rounds of pool and French-rule tables, on the store's connection (same file)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def save_round(self, r: RoundRecord, state: dict[str, object] | None = None) -> None:
+        """The round's record (and the table's state, in the same transaction)."""
+        with self.store._tx() as db:
+            db.execute(
+                "INSERT INTO rounds (record_id, code, number, seat_a, seat_b, ecn, status, "
+                "winner, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(record_id) DO "
+                "UPDATE SET seat_a = excluded.seat_a, seat_b = excluded.seat_b, "
+                "ecn = excluded.ecn, status = excluded.status, winner = excluded.winner, "
+                "updated = excluded.updated",
+                (r.record_id, r.code, r.number, *r.seats, r.ecn, r.status, r.winner, _now()),
+            )
+            if state is not None:
+                self._put_state(db, r.code, state)
+
+    def abandon(self, code: str) -> None:
+        """The table closed: a round still being played there will never end."""
+        with self.store._tx() as db:
+            db.execute("UPDATE rounds SET status = 'abandoned', updated = ? "
+                       "WHERE code = ? AND status = 'playing'", (_now(), code))
+
+    def save_state(self, code: str, state: dict[str, object]) -> None:
+        with self.store._tx() as db:
+            self._put_state(db, code, state)
+
+    @staticmethod
+    def _put_state(db: sqlite3.Connection, code: str, state: dict[str, object]) -> None:
+        db.execute(
+            "INSERT INTO table_state (code, state) VALUES (?, ?) "
+            "ON CONFLICT(code) DO UPDATE SET state = excluded.state",
+            (code, json.dumps(state)),
+        )
+
+    def state(self, code: str) -> dict[str, object] | None:
+        with self.store._lock:
+            row = self.store._db.execute(
+                "SELECT state FROM table_state WHERE code = ?", (code,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def round(self, record_id: str) -> RoundRecord | None:
+        rows = self._rounds("WHERE record_id = ?", (record_id,))
+        return rows[0] if rows else None
+
+    def rounds(self, *statuses: str) -> list[RoundRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        return self._rounds(f"WHERE status IN ({marks}) ORDER BY code, number", statuses)
+
+    def rounds_of(self, code: str) -> list[RoundRecord]:
+        return self._rounds("WHERE code = ? ORDER BY number", (code,))
+
+    def has_rounds(self, code: str) -> bool:
+        with self.store._lock:
+            row = self.store._db.execute(
+                "SELECT 1 FROM rounds WHERE code = ?", (code,)).fetchone()
+        return row is not None
+
+    def _rounds(self, where: str, args: tuple[object, ...]) -> list[RoundRecord]:
+        with self.store._lock:
+            rows = self.store._db.execute(
+                "SELECT record_id, code, number, seat_a, seat_b, ecn, status, winner "
+                f"FROM rounds {where}", args).fetchall()
+        return [RoundRecord(r[0], r[1], int(r[2]), (r[3], r[4]), r[5], r[6], r[7])
+                for r in rows]
 
 
 def check_name(name: str) -> None:

@@ -1,4 +1,5 @@
-"""``ecarte play``: sit down at the table against the bot (``--home`` opens the home screen)."""
+"""``ecarte play``: sit down at the table against the bot (``--home`` opens the home screen;
+``--pool RULE`` plays a pool against two bots)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 
 from ..engine import PRESETS
+from ..pool import POOL_RULES
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -16,6 +18,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, metavar="N", help="same seed, same cards")
     p.add_argument("--theme", metavar="NAME", help="felt, salon, night or contrast")
     p.add_argument("--home", action="store_true", help="open the home screen first")
+    p.add_argument(
+        "--pool", choices=list(POOL_RULES), metavar="RULE",
+        help="pool écarté against two bots at --bot LEVEL (the loser of each game gives his "
+        "seat to the one waiting): loser_out = each win takes the pool (001), two_in_row = "
+        "only two wins in a row take it (003); each game of the pool is one game",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +45,12 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         settings = settings.updated(theme=args.theme)
+    pool = getattr(args, "pool", None)
+    if pool is not None and (args.home or args.games is not None):
+        what = "--home" if args.home else "--games"
+        print(f"ecarte play: --pool cannot go with {what} (a pool starts at once, and each "
+              "of its games is one game)", file=sys.stderr)
+        return 2
     level = args.bot or settings.bot_level
     if level not in bot_levels():
         print(f"ecarte play: unknown bot level {level!r} (known: {', '.join(bot_levels())})",
@@ -58,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as e:
         print(f"ecarte play: {e}", file=sys.stderr)
         return 2
-    app = EcarteApp(settings=settings, home=args.home, options=options)
+    app = EcarteApp(settings=settings, home=args.home, options=options, pool=pool)
     result = app.run()
     return int(result or 0)

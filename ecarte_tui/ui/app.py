@@ -8,8 +8,9 @@ suspended, and learns everything about the game from the table it is bound to.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -17,6 +18,7 @@ from textual.screen import Screen
 
 from ..bot_seat import Chooser
 from ..engine import EcnError
+from ..pool import POOL_RULE_DESCRIPTIONS
 from ..table import Table
 from .local_game import GameOptions, LocalGame
 from .settings import (
@@ -30,7 +32,11 @@ from .settings import (
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.felt import Look
 
+if TYPE_CHECKING:
+    from .local_pool import LocalPool, PoolRound
+
 STYLES = Path(__file__).parent / "styles"
+POOL_COMMANDS = (("loser_out", "Pool vs two bots (001)"), ("two_in_row", "Pool vs two bots (003)"))
 
 
 class EcarteApp(App[int]):
@@ -57,13 +63,15 @@ class EcarteApp(App[int]):
         opponent: Chooser | None = None,
         bot_delay: float | None = None,
         save: bool | None = None,
+        pool: str | None = None,
     ) -> None:
         """``table``+``seat``: sit at an existing table (the server's way in).
 
         Otherwise a local game against a bot is made from ``options`` (``ecarte play``), or
         the home screen is shown (``home``). ``opponent`` replaces the bot (tests);
         ``bot_delay`` overrides the bot-speed setting; ``save`` writes the game on quit and
-        settings on change (default: only when not served).
+        settings on change (default: only when not served); ``pool`` (a rule of
+        ``ecarte_tui.pool.POOL_RULES``) starts a pool against two bots instead of a game.
         """
         super().__init__()
         self.served = served
@@ -76,7 +84,9 @@ class EcarteApp(App[int]):
         self.options = options
         self.opponent = opponent
         self.bot_delay = bot_delay
-        self.local: LocalGame | None = None
+        self.local: LocalGame | PoolRound | None = None
+        self.pool_rule = pool
+        self.pool: LocalPool | None = None  # the pool being played, if any (never saved)
         self.themes = load_themes()
         for theme, _title in self.themes.values():
             self.register_theme(theme)
@@ -108,6 +118,9 @@ class EcarteApp(App[int]):
             self._sit(self.table, self.seat)
         elif self.start_home:
             self.push_screen(HomeScreen())
+        elif self.pool_rule is not None:
+            options = self.options or GameOptions.from_settings(self.settings)
+            self.start_pool(self.pool_rule, options)
         else:
             if self.has_saved_game():
                 self.notify("Your saved game is kept until you quit this one; run `ecarte` "
@@ -126,6 +139,7 @@ class EcarteApp(App[int]):
 
     def _start_local(self, game: LocalGame) -> None:
         self._stop_local()
+        self.pool = None
         self.local = game
         self.table = game.table
         self.seat = game.seat
@@ -143,6 +157,28 @@ class EcarteApp(App[int]):
         """A new local game against the bot."""
         self.options = options
         self._start_local(LocalGame.create(options, self._delay(), self.opponent))
+
+    def start_pool(self, rule: str, options: GameOptions) -> None:
+        """A pool against two bots (RULES.md §9): you play the first game."""
+        from .local_pool import LocalPool
+
+        self.options = options
+        self.pool = LocalPool(rule, options, self._delay(), self.opponent)
+        self.next_pool_game()
+
+    def next_pool_game(self) -> None:
+        """The pool's next game, at a new table screen (played or watched)."""
+        from .screens.pool_table import PoolTableScreen
+
+        if self.pool is None:
+            return
+        game = self.pool.next_round()
+        self._stop_local()
+        self.local = game
+        self.table = game.table
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(PoolTableScreen(self.pool, game, self.look, self.settings.auto_announce))
 
     def has_saved_game(self) -> bool:
         return self.persist and read_save() is not None
@@ -209,6 +245,13 @@ class EcarteApp(App[int]):
         self._save_current()
         self.start_game(self.options or GameOptions.from_settings(self.settings))
 
+    def action_pool(self, rule: str) -> None:
+        """A pool against two bots from the palette (the game in progress is saved)."""
+        if not self.can_start_games or self.served:
+            return
+        self._save_current()
+        self.start_pool(rule, self.options or GameOptions.from_settings(self.settings))
+
     def action_home(self) -> None:
         from .screens.home import HomeScreen
 
@@ -217,14 +260,15 @@ class EcarteApp(App[int]):
         self._save_current()
         self._stop_local()
         self.table = None
+        self.pool = None
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(HomeScreen())
 
     def _save_current(self) -> None:
         """Keep the game in progress for the next start (local play only)."""
-        if not self.persist or self.local is None:
-            return
+        if not self.persist or self.local is None or self.pool is not None:
+            return  # a pool is not saved: the saved game, if any, stays as it was
         try:
             if self.local.in_progress:
                 write_save(self.local.table.record_text())
@@ -264,6 +308,9 @@ class EcarteApp(App[int]):
             yield SystemCommand("New game", "Deal a new game against the bot",
                                 self.action_new_game)
             yield SystemCommand("Home", "Back to the home screen", self.action_home)
+            for rule, title in POOL_COMMANDS:
+                yield SystemCommand(title, POOL_RULE_DESCRIPTIONS[rule],
+                                    partial(self.action_pool, rule))
 
     def deliver_screenshot(self, *args: object, **kwargs: object) -> str | None:  # type: ignore[override]
         if self.served:

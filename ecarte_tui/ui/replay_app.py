@@ -62,12 +62,19 @@ class ReplayScreen(Screen[None]):
         Binding("end", "jump(-1)", "End", show=False),
         Binding("q,escape", "app.quit", "Quit"),
     ]
+    QUIT_HINT = "q quit"
 
-    def __init__(self, record: Record, look: Look) -> None:
+    def __init__(self, record: Record, look: Look, *, me: int = 0,
+                 hide_other: bool = False) -> None:
+        """``me``: the seat drawn at the bottom; ``hide_other``: the other seat's cards face
+        down and the log from ``me``'s view (a server shows a player only their own side, so
+        the other's discards never reach them, not even by comparing hands)."""
         super().__init__()
         self.record = record
         self.names = record.names
         self.look = look
+        self.me = me
+        self.hide_other = hide_other
         self.steps = replay_steps(record)
         self.index = 0
 
@@ -126,6 +133,9 @@ class ReplayScreen(Screen[None]):
             status.update("This record holds no hand.")
             return
         a, b = self.steps[self.index]
+        if self.me == 1:
+            a, b = b, a  # a: the bottom seat's view, b: the top seat's
+        me, other = self.me, 1 - self.me
         names = self.names
         g = self.look.glyphs
         top = f"Écarté replay · {a.rules.preset} rules · hand {a.hand_number}"
@@ -137,14 +147,17 @@ class ReplayScreen(Screen[None]):
         said = {last.seat: last.describe(names, self.look.ascii_cards).split(": ", 1)[-1]
                 .strip("“”\"")} if last is not None and last.action.kind.name not in (
                     "CARD", "DISCARD") else {}
-        for bar, seat in (("#opp-bar", 1), ("#my-bar", 0)):
+        for bar, seat in (("#opp-bar", other), ("#my-bar", me)):
             self.query_one(bar, SeatBar).show(
                 names[seat], role_text(a, seat), a.tricks_won[seat], a.at_risk == seat,
                 a.king == seat, said.get(seat), leader == seat and a.trick_lead is None,
             )
-        self.query_one("#top-hand", HandView).show(b.hand)
-        self.query_one("#hand", HandView).show(a.hand)
         deck = a.dealer if a.dealer is not None else 0
+        if self.hide_other:
+            self.query_one("#top-hand", HandView).show_backs(a.opponent_cards, deck)
+        else:
+            self.query_one("#top-hand", HandView).show(b.hand)
+        self.query_one("#hand", HandView).show(a.hand)
         self.query_one(TurnUpStock).show(a.turn_up, a.stock_size, deck)
         tricks = a.tricks
         if a.trick_lead is not None and a.leader is not None:
@@ -158,12 +171,12 @@ class ReplayScreen(Screen[None]):
             cards, winner, before = (), None, None
         self.query_one(TrickView).show(cards, winner, before, names, len(tricks) + 1)
         self.query_one(ChipsPanel).show(
-            names, a.scores, a.games_won, a.rules.target, a.rules.games_to_win, (1, 0)
+            names, a.scores, a.games_won, a.rules.target, a.rules.games_to_win, (other, me)
         )
         self.query_one(HandLog).show(log_lines(a, names, g))
         status.update(
             f"Move {self.index + 1} of {len(self.steps)}  ·  {names[0]} {a.scores[0]} · "
-            f"{names[1]} {a.scores[1]}  ·  ←/→ step, PgUp/PgDn hand, q quit"
+            f"{names[1]} {a.scores[1]}  ·  ←/→ step, PgUp/PgDn hand, {self.QUIT_HINT}"
         )
 
 

@@ -143,6 +143,38 @@ class RatingBook:
     def recorded(self, match_id: str) -> bool:
         return bool(self.db.read("SELECT 1 FROM club_matches WHERE match_id = ?", (match_id,)))
 
+    def match_rating(self, match_id: str) -> MatchRating | None:
+        """What ``record_match`` did for ``match_id`` (a player's list of matches shows it)."""
+        rows = self.db.read(
+            "SELECT player_a, player_b, winner, rated, rating_a, rating_b, delta_a, delta_b"
+            " FROM club_matches WHERE match_id = ?",
+            (match_id,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return MatchRating(match_id, (r[0], r[1]), r[2], bool(r[3]), (r[4], r[5]),
+                           (r[6], r[7]), already=True)
+
+    def standing(self, player: str, min_matches: int = 1) -> Standing | None:
+        """A player's place on the whole leaderboard (None before a rated match), so a reader
+        outside the top rows still sees their own."""
+        rows = self.db.read(
+            "SELECT r.rating, r.rated_matches, COALESCE(c.match_wins, 0) FROM club_ratings r"
+            " LEFT JOIN club_records c ON c.player = r.player"
+            " WHERE r.player = ? AND r.rated_matches >= ?",
+            (player, min_matches),
+        )
+        if not rows:
+            return None
+        rating, n, wins = rows[0]
+        ahead = self.db.read(
+            "SELECT COUNT(*) FROM club_ratings WHERE rated_matches >= ?"
+            " AND (rating > ? OR (rating = ? AND player < ?))",
+            (min_matches, rating, rating, player),
+        )
+        return Standing(int(ahead[0][0]) + 1, player, float(rating), int(n), int(wins))
+
     def record_match(
         self,
         match_id: str,

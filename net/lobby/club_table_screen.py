@@ -11,14 +11,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.widgets import Input
 
-from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged, TableScreen
+from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import Club, ClubError, LiveTable
 
+from . import money_panel, round_screen
 from .presence import away_banner, may_claim, seat_name
+from .table_talk import TalkControls
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -48,6 +51,8 @@ def check_claim(app: App[Any], action: str) -> bool | None:
     """``check_action`` for the app's claim keys; None when ``action`` is not one of them."""
     if action not in ("claim_win", "claim_bot"):
         return None
+    if isinstance(app.focused, Input):
+        return False  # a "w" or "b" typed in the talk is a letter, not a claim
     screen = table_screen_of(app)
     return screen is not None and may_claim(screen.club, screen.lt, screen.seat)
 
@@ -62,18 +67,20 @@ class PresenceChanged(Message):
     """Someone sat down, left, came back, or the table was closed by a forfeit."""
 
 
-class ClubTableScreen(TableScreen):
+class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
     KEY_BAR = KeyBar
     LOG = TailLog
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "take_win", "Take the win"),
         Binding("b", "call_bot", "Bot plays on"),
+        Binding("t", "take_seat", "Take his seat"),  # French rule (003): an adviser
+        Binding("dollar_sign", "wager", "Wager", key_display="$"),  # watchers (004)
     ]
 
     def __init__(self, club: Club, lt: LiveTable, seat: int | None, look: Look,
-                 auto_announce: bool = False) -> None:
+                 auto_announce: bool = False, view_seat: int | None = None) -> None:
         assert lt.table is not None
-        super().__init__(lt.table, seat, look, auto_announce)
+        super().__init__(lt.table, seat, look, auto_announce, view_seat=view_seat)
         self.club = club
         self.lt = lt
         self._timer: Timer | None = None
@@ -86,6 +93,8 @@ class ClubTableScreen(TableScreen):
     def on_mount(self) -> None:
         self.lt.listeners.append(self._presence)
         self._timer = self.set_interval(1.0, self._refresh_presence, pause=True)
+        round_screen.mount_pool_board(self)
+        money_panel.mount_money_panel(self)
         self._refresh_presence()
 
     def on_unmount(self) -> None:
@@ -106,17 +115,23 @@ class ClubTableScreen(TableScreen):
 
     def _refresh_presence(self) -> None:
         lt = self.lt
+        if round_screen.follow_new_round(self):
+            return  # pool / French rule: this session moves to its place in the next round
+        round_screen.refresh_board(self)
         if lt.finished and lt.forfeit is not None:
             self._show_forfeit()
             return
         away = away_banner(self.club, lt, self.seat)
         if self.seat is None:
             text = f"Watching table {lt.code}: {seat_name(lt, 0)} vs {seat_name(lt, 1)}"
-            text += " — no hidden card is ever shown here"
+            text += self.watch_note()
             self.set_banner(f"{text} · {away[0]}" if away else text,
                             away[1] if away else "watching")
         else:
             self.set_banner(*away) if away else self.set_banner(None)
+        rounds_banner = round_screen.round_banner(self)
+        if rounds_banner is not None and not away:
+            self.set_banner(*rounds_banner)
         if self._timer is not None:
             if away:
                 self._timer.resume()
@@ -142,11 +157,21 @@ class ClubTableScreen(TableScreen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "take_seat":
+            return round_screen.may_take_seat(self)
+        if action == "wager":
+            return money_panel.may_wager_here(self)
         if action in ("take_win", "call_bot"):
             return may_claim(self.club, self.lt, self.seat)
         if self.lt.forfeit is not None and action in GAME_ACTIONS:
             return False  # the game was ended by a forfeit: nothing more to play
         return super().check_action(action, parameters)
+
+    def action_take_seat(self) -> None:
+        round_screen.take_seat(self)
+
+    def action_wager(self) -> None:
+        money_panel.open_wager(self)
 
     def action_take_win(self) -> None:
         if self.seat is None:

@@ -17,7 +17,10 @@ from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import BOT_PREFIX
 
 from .join_screen import JoinScreen
+from .leaderboard_screen import leaderboard_for
+from .money_text import who_with_purse
 from .new_table_screen import HUMAN, NewTableScreen
+from .record_screen import record_for
 from .table_rows import table_row
 
 if TYPE_CHECKING:
@@ -39,6 +42,8 @@ class LobbyScreen(Screen[None]):
         Binding("b", "play_bot", "Play the bot"),
         Binding("j", "join_code", "Join by code"),
         Binding("w", "watch", "Watch"),
+        Binding("l", "leaderboard", "Leaderboard", show=False),
+        Binding("r", "record", "My record", show=False),
         Binding("f2", "app.rules", "Rules", show=False),
         Binding("f3", "app.settings", "Settings", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -64,7 +69,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="lobby-empty")
             yield Static(
                 "enter sit down (or watch a full table) · n new table · b play the bot · "
-                "j join by code · w watch", id="lobby-keys")
+                "j join by code · w watch · l leaderboard · r my record", id="lobby-keys")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -73,7 +78,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#tables", DataTable)
         for name in COLUMNS:
             table.add_column(name, key=name)
-        self.query_one("#lobby-who", Static).update(self.club_app.who_text())
+        self.query_one("#lobby-who", Static).update(who_with_purse(self.club_app))
         self.club_app.club.lobby_listeners.append(self._club_changed)
         self._fill()
         if self.offer is not None:
@@ -111,6 +116,7 @@ class LobbyScreen(Screen[None]):
 
     def _fill(self) -> None:
         self._filled_at = time.monotonic()
+        self.query_one("#lobby-who", Static).update(who_with_purse(self.club_app))
         app = self.club_app
         player_id = app.player.id if app.player else None
         rows = [table_row(app.club, lt, player_id)
@@ -166,6 +172,12 @@ class LobbyScreen(Screen[None]):
     def _create(self, options: TableOptions | None) -> None:
         if options is not None:
             self.club_app.create_table(options)
+
+    def action_leaderboard(self) -> None:
+        self.app.push_screen(leaderboard_for(self.club_app))
+
+    def action_record(self) -> None:
+        self.app.push_screen(record_for(self.club_app))
 
     def action_join_code(self) -> None:
         self.app.push_screen(JoinScreen(), self._join_code)

@@ -1,4 +1,8 @@
-"""A new table: the rules (any preset), points and games to win, ace high, and the opponent."""
+"""A new table: the rules (any preset), points and games to win, ace high, the opponent, and
+the club's table options (RULES.md §9): pool, stake, wagers, French rule, backers, jeux de
+règle. Options that cannot go together are refused here, with the reason, and nothing is
+created. The dialog scrolls on a short terminal, so every option stays reachable at 80x24.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +11,31 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS
+from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS, RulesError
 from ecarte_tui.ui.players import bot_levels
 from net.club import BOT_PREFIX, TableOptions
+from net.clubhouse.options import ClubOptions, ClubOptionsError
+from net.clubhouse.pool import POOL_RULE_DESCRIPTIONS
+from net.clubhouse.purse import MAX_STAKE
 
 TARGETS = (3, 5, 7, 11)
 GAMES = ((1, "1 (cinq sec)"), (2, "2 of 3"), (3, "3 of 5"))
 HUMAN = "human"
+NO_POOL = "none"
+POOLS = ((NO_POOL, "none: two players"), ("loser_out", "001: loser out"),
+         ("two_in_row", "003: two in a row"))
+NO_POOL_TEXT = "No pool: the two players keep their seats for the whole match."
+# (switch id, label, ClubOptions field, what it does, its source)
+SWITCHES = (
+    ("wagers", "Wagers", "wagers", "the gallery bets on each game (004)"),
+    ("french", "French rule", "french_rule", "a loser's adviser takes his seat (003)"),
+    ("backers", "Backers see", "backers_see_hand", "a backer sees his player's hand (001)"),
+    ("jdr", "Jeux de règle", "jeux_de_regle", "no proposal on a jeu de règle (004)"),
+)
 
 
 def opponent_choices() -> list[tuple[str, str]]:
@@ -27,7 +45,7 @@ def opponent_choices() -> list[tuple[str, str]]:
 
 
 def options_from(preset: str, target: int, games: int, ace_high: bool,
-                 opponent: str) -> TableOptions:
+                 opponent: str, club: ClubOptions | None = None) -> TableOptions:
     """Only what differs from the preset is kept as an override (as ECN tags do)."""
     base = PRESETS[preset]
     overrides: list[tuple[str, str]] = []
@@ -37,7 +55,18 @@ def options_from(preset: str, target: int, games: int, ace_high: bool,
         overrides.append(("games_to_win", str(games)))
     if ace_high != base.ace_high:
         overrides.append(("ace_high", "yes" if ace_high else "no"))
-    return TableOptions(preset, tuple(overrides), opponent)
+    return TableOptions(preset, tuple(overrides), opponent, club or ClubOptions())
+
+
+def stake_of(text: str) -> int:
+    """The stake typed in the dialog (empty: no stake); ClubOptionsError if not a number."""
+    text = text.strip()
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        raise ClubOptionsError(f"a stake is a whole number of chips, 0 to {MAX_STAKE}") from None
 
 
 class NewTableScreen(ModalScreen[TableOptions | None]):
@@ -46,6 +75,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+n", "create", "Create", priority=True),
     ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, opponent: str = HUMAN, preset: str = "classic",
                  like: TableOptions | None = None) -> None:
@@ -55,6 +85,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         preset = like.preset if like else preset
         self.preset = preset if preset in PRESETS else "classic"
         self.like = like
+        self.club = like.club if like else ClubOptions()
         self._shown_preset = self.preset
 
     def compose(self) -> ComposeResult:
@@ -66,34 +97,66 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                 pass
         choices = opponent_choices()
         opponent = self.opponent if self.opponent in [v for _, v in choices] else HUMAN
+        club = self.club
         with Vertical(classes="dialog new-table"):
             yield Static("A new table", classes="title")
-            with Horizontal(classes="row"):
-                yield Label("Opponent", classes="name")
-                yield Select(choices, value=opponent, allow_blank=False, compact=True,
-                             id="opponent")
-            with Horizontal(classes="row"):
-                yield Label("Rules", classes="name")
-                yield Select([(p, p) for p in PRESETS], value=self.preset, allow_blank=False,
-                             compact=True, id="preset")
-            yield Static(PRESET_DESCRIPTIONS[self.preset], id="preset-description",
-                         classes="line")
-            with Horizontal(classes="row"):
-                yield Label("Points to win", classes="name")
-                targets = sorted({*TARGETS, rules.target})
-                yield Select([(str(t), t) for t in targets], value=rules.target,
-                             allow_blank=False, compact=True, id="target")
-            with Horizontal(classes="row"):
-                yield Label("Games to win", classes="name")
-                yield Select([(label, n) for n, label in GAMES],
-                             value=min(rules.games_to_win, 3), allow_blank=False, compact=True,
-                             id="games")
-            with Horizontal(classes="row"):
-                yield Label("Ace high", classes="name")
-                yield Switch(rules.ace_high, id="ace-high")
+            with VerticalScroll(id="new-table-scroll"):
+                with Horizontal(classes="row"):
+                    yield Label("Opponent", classes="name")
+                    yield Select(choices, value=opponent, allow_blank=False, compact=True,
+                                 id="opponent")
+                with Horizontal(classes="row"):
+                    yield Label("Rules", classes="name")
+                    yield Select([(p, p) for p in PRESETS], value=self.preset,
+                                 allow_blank=False, compact=True, id="preset")
+                yield Static(PRESET_DESCRIPTIONS[self.preset], id="preset-description",
+                             classes="line")
+                with Horizontal(classes="row"):
+                    yield Label("Points to win", classes="name")
+                    targets = sorted({*TARGETS, rules.target})
+                    yield Select([(str(t), t) for t in targets], value=rules.target,
+                                 allow_blank=False, compact=True, id="target")
+                with Horizontal(classes="row"):
+                    yield Label("Games to win", classes="name")
+                    yield Select([(label, n) for n, label in GAMES],
+                                 value=min(rules.games_to_win, 3), allow_blank=False,
+                                 compact=True, id="games")
+                with Horizontal(classes="row"):
+                    yield Label("Ace high", classes="name")
+                    yield Switch(rules.ace_high, id="ace-high")
+                yield Static("Club options", classes="club-section")
+                with Horizontal(classes="row club-row"):
+                    yield Label("Pool", classes="name")
+                    yield Select([(label, v) for v, label in POOLS], value=club.pool or NO_POOL,
+                                 allow_blank=False, compact=True, id="pool")
+                yield Static(self._pool_text(club.pool or NO_POOL), id="pool-description",
+                             classes="line club-explain")
+                with Horizontal(classes="row club-row"):
+                    yield Label("Stake", classes="name")
+                    yield Input(str(club.stake), type="integer", max_length=4, compact=True,
+                                id="stake")
+                    yield Label(f"chips a point, 0 to {MAX_STAKE} (004)",
+                                classes="club-explain")
+                for sid, label, attr, text in SWITCHES:
+                    with Horizontal(classes="row club-row"):
+                        yield Label(label, classes="name")
+                        yield Switch(bool(getattr(club, attr)), id=sid)
+                        yield Label(text, classes="club-explain")
+            yield Static(id="new-table-error", classes="club-error")
             with Horizontal(classes="buttons"):
                 yield Button("Create  ⏎", id="create", variant="primary")
                 yield Button("Cancel  esc", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#new-table-error", Static).display = False
+
+    @staticmethod
+    def _pool_text(pool: str) -> str:
+        return POOL_RULE_DESCRIPTIONS.get(pool, NO_POOL_TEXT)
+
+    @on(Select.Changed, "#pool")
+    def _pool_changed(self, event: Select.Changed) -> None:
+        self.query_one("#pool-description", Static).update(self._pool_text(str(event.value)))
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
@@ -107,6 +170,16 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         self.query_one("#games", Select).value = min(rules.games_to_win, 3)
         self.query_one("#ace-high", Switch).value = rules.ace_high
 
+    def club_options(self) -> ClubOptions:
+        """The club options as set; ClubOptionsError if the stake is not a number."""
+        pool = str(self.query_one("#pool", Select).value)
+        flags = {attr: self.query_one(f"#{sid}", Switch).value for sid, _, attr, _ in SWITCHES}
+        return ClubOptions(
+            pool=None if pool == NO_POOL else pool,
+            stake=stake_of(self.query_one("#stake", Input).value),
+            **flags,
+        )
+
     def options(self) -> TableOptions:
         def value(name: str) -> object:
             return self.query_one(f"#{name}", Select).value
@@ -114,13 +187,40 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         return options_from(
             str(value("preset")), int(str(value("target"))), int(str(value("games"))),
             self.query_one("#ace-high", Switch).value, str(value("opponent")),
+            self.club_options(),
         )
 
+    def refusal(self) -> str | None:
+        """Why these options cannot make a table, or None: the same checks as the club's."""
+        try:
+            options = self.options()
+            options.check()
+        except (ClubOptionsError, RulesError) as e:
+            return str(e)
+        club = getattr(self.app, "club", None)
+        player = getattr(self.app, "player", None)
+        house = getattr(club, "house", None)
+        if house is not None and player is not None:
+            return house.stake_refusal(player.id, options)  # type: ignore[no-any-return]
+        return None
+
+    def _show_error(self, text: str | None) -> None:
+        error = self.query_one("#new-table-error", Static)
+        error.update(text[0].upper() + text[1:] if text else "")
+        error.display = bool(text)
+
     def action_create(self) -> None:
-        self.dismiss(self.options())
+        why = self.refusal()
+        self._show_error(why)
+        if why is None:
+            self.dismiss(self.options())
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    @on(Input.Submitted, "#stake")
+    def _stake_entered(self, _event: Input.Submitted) -> None:
+        self.action_create()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ecarte_tui.engine import Rules
 from net.club import Club, LiveTable
 
+from .money_text import club_marks
 from .presence import clock_text, seat_name
 
 
@@ -53,9 +54,14 @@ def table_row(club: Club, lt: LiveTable, player_id: str | None) -> TableRow:
                 away.append(f"{seat_name(lt, i)} away {clock_text(left)}")
         if away:
             state += " · " + ", ".join(away)
+    if len(lt.seats) > 2:  # a pool: three seats, the third waits his turn
+        seated = sum(1 for s in lt.seats if s.player_id is not None)
+        waits = lt.seats[2].name
+        players += f" · {waits} waits" if waits else f" · pool {seated}/3"
     if seat is not None:
         state = f"your seat · {state}"
     return TableRow(
-        lt.code, rules_text(lt.options.rules()), players, state,
+        lt.code, " · ".join([rules_text(lt.options.rules()), *club_marks(lt.options.club)]),
+        players, state,
         str(lt.watchers) if lt.watchers else "", seat is not None, free or seat is not None,
     )

@@ -215,6 +215,9 @@ async def test_end_of_game_offers_a_new_game():
         assert isinstance(app.screen, GameOverScreen)
         text = " ".join(str(s.render()) for s in app.screen.query("Static"))
         assert "wins the match" in text or "You win the match" in text
+        await pilot.press("enter")  # an Enter meant for "next hand" chooses nothing here
+        await settle(pilot)
+        assert isinstance(app.screen, GameOverScreen) and app.table is table
         await pilot.press("n")
         await settle(pilot)
         assert app.table is not table and app.table.status != "over"

@@ -88,6 +88,10 @@ class HandOverScreen(ModalScreen[str | None]):
 class GameOverScreen(ModalScreen[str | None]):
     """The match is won: the final score and a new game."""
 
+    # No button has the focus: an Enter meant for "next hand", pressed as the match ends,
+    # must not open a new game (n, h, q and the mouse choose).
+    AUTO_FOCUS = ""  # (None would mean "the app's", which focuses the first button)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", "New game"),
         Binding("h", "choose('home')", "Home"),

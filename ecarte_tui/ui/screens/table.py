@@ -6,7 +6,9 @@ callbacks may come from another app's task (on the server), so the callback only
 message to this screen; all drawing happens in this app's own message loop.
 
 ``seat=None`` is a watcher: the table sends it the public view only (no hand, no discard),
-both hands are drawn face down, nothing can be played, and a banner says so.
+both hands are drawn face down, nothing can be played, and a banner says so. A watcher given
+a ``view_seat`` (a club backer standing behind a player's chair) is sent that seat's view and
+sees that hand, still with no way to act.
 """
 
 from __future__ import annotations
@@ -113,14 +115,17 @@ class TableScreen(Screen[None]):
         look: Look,
         auto_announce: bool = False,
         on_watching: Callable[[], None] | None = None,
+        view_seat: int | None = None,
     ) -> None:
-        """``on_watching`` runs once the screen receives the table's updates."""
+        """``on_watching`` runs once the screen receives the table's updates; ``view_seat``
+        (a watcher only): the seat whose view, hand included, this watcher is shown."""
         super().__init__()
         self._on_watching = on_watching
         self.table = table
         self.seat = seat
         self.watching = seat is None
-        self.me = 0 if seat is None else seat  # the seat drawn at the bottom
+        self.view_seat = seat if seat is not None else view_seat  # whose view is drawn
+        self.me = 0 if self.view_seat is None else self.view_seat  # the seat at the bottom
         self.banner: tuple[str, str] | None = (
             (WATCHING_BANNER, "watching") if seat is None else None)
         self.look = look
@@ -168,7 +173,7 @@ class TableScreen(Screen[None]):
             return  # closed before it was composed (a burst of keys): nothing to watch
         self.set_look(self.look)
         self._show_banner()
-        self._unwatch = self.table.watch(self.seat, self._on_table)
+        self._unwatch = self.table.watch(self.view_seat, self._on_table)
         if self._on_watching is not None:
             self._on_watching()
 
@@ -330,13 +335,15 @@ class TableScreen(Screen[None]):
         self.query_one(TrickView).show(*self._trick_state(view), names, len(view.tricks) + 1)
         mode = prompt.mode
         active = mode in ("card", "discard")
-        if self.watching:
+        if self.watching and self.view_seat is None:
             self.query_one(HandView).show_backs(view.cards_in_hand[me], deck)
+        elif self.watching:  # behind a player's chair: his hand, nothing to choose
+            self.query_one(HandView).show(view.hand)
         else:
             self.query_one(HandView).show(
                 view.hand,
                 playable=self._playable() if mode == "card" else frozenset(),
-                marked=frozenset(self.marked) if mode == "discard" else frozenset(),
+                marked=frozenset(self.marked) if mode == "discard" else self.advised_cards(),
                 cursor=self.cursor if active else None,
                 active=active,
             )
@@ -351,6 +358,10 @@ class TableScreen(Screen[None]):
             prompt = Prompt(prompt.text, f"{prompt.keys} · {text}", mode)
         self.query_one(PromptBar).show(prompt, self.message, self.severity)
         self._write_log(view, names)
+
+    def advised_cards(self) -> frozenset[int]:
+        """Cards to raise in the hand while it is this seat's turn to play (club advice)."""
+        return frozenset()
 
     def _topbar(self, view: SeatView) -> str:
         r = view.rules

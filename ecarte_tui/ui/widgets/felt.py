@@ -86,6 +86,28 @@ class FeltWidget(Widget):
             self.refresh()
 
     def palette(self) -> Palette:
+        """The card colours, shared by every card widget of the app on the same background.
+
+        Textual clears a widget's component-style cache whenever its styles are re-applied
+        (after every move at a table), and rebuilding eleven component styles per widget
+        per redraw was a tenth of a busy server's time. The colours depend only on the
+        theme and the background they are drawn on, so that is the key.
+        """
+        app = self.app
+        cache: dict[tuple[str, object, bool], Palette] | None = getattr(
+            app, "_ecarte_palettes", None)
+        if cache is None:
+            cache = {}
+            app._ecarte_palettes = cache  # type: ignore[attr-defined]
+        key = (app.theme, self.rich_style, app.has_pseudo_class("nocolor"))
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 64:
+                cache.clear()
+            found = cache[key] = self._make_palette()
+        return found
+
+    def _make_palette(self) -> Palette:
         get = self.get_component_rich_style
         return Palette(
             face=get("card--face"),

@@ -1,0 +1,261 @@
+"""Table talk and the gallery on a club table screen: the keys, the panel, the deliveries.
+
+A base of ``ClubTableScreen``: its screen joins the table's room (``net/table_room``) when
+mounted and takes the deliveries addressed to its player. Keys: ``/`` talk, ``m`` (players)
+mute the gallery, ``g`` (watchers) back a player, ``s`` (a backer) advise him. Advice
+arrives only on the backed player's screen, marked apart (the suggested card raised in his
+hand) until his next action; he may ignore it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.notifications import SeverityLevel
+
+from ecarte_tui.engine import KING, Action, Kind
+from ecarte_tui.ui.screens.table import TableChanged, TableScreen
+from net.clubhouse.backers import Advice
+from net.clubhouse.talk import ChatLine
+from net.table_room import GalleryError, News, TableRoom, TalkError, room_for
+
+from .gallery_screens import NOBODY, AdviceScreen, BackScreen
+from .talk_panel import KEEP, TalkPanel, advice_line, suggestion_words
+from .talk_screen import TalkScreen
+
+if TYPE_CHECKING:
+    from net.club import Club, LiveTable
+    from net.store import Player
+
+TALK_BINDINGS: list[BindingType] = [
+    Binding("slash", "talk", "Talk", key_display="/"),
+    Binding("m", "mute_gallery", "Mute gallery"),
+    Binding("g", "back_player", "Back"),
+    Binding("s", "advise", "Advise"),
+]
+TALK_ACTIONS = frozenset({"talk", "mute_gallery", "back_player", "advise"})
+
+
+class TalkArrived(Message):
+    """A chat line or a piece of advice for this session (posted from another app's task)."""
+
+    def __init__(self, item: News) -> None:
+        super().__init__()
+        self.item = item
+
+
+class TalkControls(TableScreen):
+    """What a club table screen adds for the talk and the gallery (see the module doc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = TALK_BINDINGS
+    club: Club
+    lt: LiveTable
+
+    talk_lines: list[ChatLine]
+    advice: Advice | None = None
+
+    # ------------------------------------------------------------------ the room
+
+    @property
+    def room(self) -> TableRoom | None:
+        return room_for(self.club, self.lt)
+
+    @property
+    def member(self) -> Player | None:
+        return getattr(self.app, "player", None)
+
+    def on_mount(self) -> None:
+        self.talk_lines = []
+        self._sink = self._deliver  # one bound method: ``unlisten`` compares identity
+        room, me = self.room, self.member
+        if room is None or me is None or not self.query("#side"):
+            return
+        room.enter(self.app, me.id, me.name)
+        room.listen(self.app, self._sink)
+        self.talk_lines = room.talk.history_for(me.id)[-KEEP:]
+        self.query_one("#side").mount(TalkPanel(id="talk"))
+        self.call_after_refresh(self._show_talk)
+
+    def on_unmount(self) -> None:
+        room = self.room
+        if room is not None and hasattr(self, "_sink"):
+            room.unlisten(self.app, self._sink)
+
+    def _deliver(self, item: News) -> None:
+        """Called by the room from the speaker's app: only queue a message."""
+        self.post_message(TalkArrived(item))
+
+    def on_talk_arrived(self, message: TalkArrived) -> None:
+        item = message.item
+        if isinstance(item, ChatLine):
+            self.talk_lines = [*self.talk_lines, item][-KEEP:]
+            if isinstance(self.app.screen, TalkScreen):
+                self.app.screen.show_lines(self.talk_lines)
+        else:
+            self.advice = item
+            self.app.bell()
+            self.redraw()  # the suggested card, raised in the hand
+        self._show_talk()
+
+    @on(TableChanged)
+    def _acted(self, message: TableChanged) -> None:
+        """Advice holds until the player's next action (or the next hand)."""
+        u = message.update
+        prev = self.update
+        new_hand = prev is not None and prev.view.hand_number != u.view.hand_number
+        if self.advice is not None and (
+            new_hand or (u.event is not None and u.event.seat == self.seat)
+        ):
+            self.advice = None
+            self._show_talk()
+
+    def _show_talk(self) -> None:
+        panels = self.query(TalkPanel)
+        if not panels:
+            return
+        me = self.member
+        room = self.room
+        muted = bool(me and room and room.talk.gallery_muted(me.id))
+        advice = advice_line(self.advice, self._label) if self.advice is not None else None
+        panels.first().show(self.talk_lines, advice, muted, self._talk_keys())
+
+    def _talk_keys(self) -> str:
+        if self.seat is not None:
+            return "/ talk · m mute"
+        if self._backed_seat() is None:
+            return "/ talk · g back"
+        return "/ talk · s advise"
+
+    def advised_cards(self) -> frozenset[int]:
+        a = self.advice
+        view = self.view
+        if a is None or a.action is None or a.action.kind is not Kind.CARD or view is None:
+            return frozenset()
+        return frozenset({a.action.card}) & frozenset(view.hand)
+
+    def watch_note(self) -> str:
+        """The end of a watcher's banner: whether a hand is shown, and whose."""
+        seat = self._backed_seat()
+        if seat is None:
+            return " — no hidden card is ever shown here"
+        name = self.table.names[seat]
+        if self.view_seat == seat:
+            return f" — you back {name}, whose hand you see"
+        return f" — you back {name}"
+
+    def _backed_seat(self) -> int | None:
+        room, me = self.room, self.member
+        if room is None or me is None or self.seat is not None:
+            return None
+        player = room.gallery.backing(me.id)
+        return None if player is None else self.lt.seat_of(player)
+
+    # ------------------------------------------------------------------ keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action not in TALK_ACTIONS:
+            return super().check_action(action, parameters)
+        if self.room is None or self.member is None:
+            return False
+        if action == "talk":
+            return True
+        if action == "mute_gallery":
+            return self.seat is not None
+        if action == "back_player":
+            return self.seat is None
+        return self._backed_seat() is not None  # advise
+
+    def action_talk(self) -> None:
+        room, me = self.room, self.member
+        if room is None or me is None:
+            return
+
+        def send(text: str) -> str | None:
+            try:
+                room.say(me.id, text)
+            except TalkError as e:
+                return str(e)
+            return None
+
+        self.app.push_screen(TalkScreen(self.talk_lines, send, room.talk.gallery_muted(me.id)))
+
+    def action_mute_gallery(self) -> None:
+        room, me = self.room, self.member
+        if room is None or me is None or self.seat is None:
+            return
+        muted = not room.talk.gallery_muted(me.id)
+        room.mute_gallery(me.id, muted)
+        if muted:
+            self.talk_lines = room.talk.history_for(me.id)[-KEEP:]
+        self.notify("Gallery muted: the watchers' lines are not shown to you (m to hear them)."
+                    if muted else "You hear the gallery again.", timeout=4, markup=False)
+        self._show_talk()
+
+    def action_back_player(self) -> None:
+        room, me = self.room, self.member
+        if room is None or me is None or self.seat is not None:
+            return
+        self.app.push_screen(
+            BackScreen(self.table.names, self._backed_seat(), room.gallery.backers_see_hand),
+            self._backed,
+        )
+
+    def _backed(self, choice: str | None) -> None:
+        room, me = self.room, self.member
+        if choice is None or room is None or me is None:
+            return
+        seat = None if choice == NOBODY else int(choice)
+        try:
+            room.back(me.id, seat)
+        except GalleryError as e:
+            self._tell(str(e)[0].upper() + str(e)[1:], "error")
+            return
+        who = "nobody" if seat is None else self.table.names[seat]
+        self._tell(f"You back {who}.")
+        if room.view_seat(me.id) != self.view_seat:
+            open_table = getattr(self.app, "open_table", None)
+            if open_table is not None:  # rebuilt on the view this watcher may now see
+                open_table(self.lt.code, watch=True)
+                return
+        self._show_talk()
+        self._refresh_banner()
+
+    def _tell(self, text: str, severity: SeverityLevel = "information") -> None:
+        """A notification from a dialog's answer: after the dialog is gone (a toast posted
+        while it closes lands on the closing dialog and is never seen)."""
+        self.app.call_after_refresh(self.app.notify, text, severity=severity,
+                                    timeout=5 if severity == "error" else 3, markup=False)
+
+    def _refresh_banner(self) -> None:
+        refresh = getattr(self, "_refresh_presence", None)
+        if refresh is not None:
+            refresh()
+
+    def action_advise(self) -> None:
+        room, me = self.room, self.member
+        seat = self._backed_seat()
+        if room is None or me is None or seat is None:
+            return
+        found = room.legal_for(me.id)
+        legal = found[1] if found is not None else ()
+        if self.view_seat != seat:  # his hand is not shown here: no card, no king to name
+            legal = tuple(a for a in legal
+                          if a.kind not in (Kind.CARD, Kind.DISCARD) and a != KING)
+        choices = [(a, suggestion_words(a, self._label)) for a in legal]
+        self.app.push_screen(AdviceScreen(self.table.names[seat], choices), self._advised)
+
+    def _advised(self, result: tuple[Action | None, str] | None) -> None:
+        room, me = self.room, self.member
+        seat = self._backed_seat()
+        if result is None or room is None or me is None or seat is None:
+            return
+        action, note = result
+        try:
+            room.advise(me.id, action, note)
+        except GalleryError as e:
+            self._tell(str(e)[0].upper() + str(e)[1:], "error")
+            return
+        self._tell(f"Advice sent to {self.table.names[seat]}.")

@@ -1,0 +1,317 @@
+"""Tables played in rounds: pool écarté (001, 003) and the French adviser rule (003).
+
+Such a table plays one game at a time, each as its own match (``games_to_win`` forced to 1),
+so a round has its own record id (``CODE`` for the first, ``CODE.2``, ``CODE.3``... after)
+and the ledger and the ratings treat it like any match. When a round's game is over the
+result is recorded before anyone is shown it (the pool's rotation; under the French rule an
+offer of the seat to the loser's adviser), and the next round starts after a short pause so
+everybody can read the result.
+
+A pool table has a third seat (index 2 in ``LiveTable.seats``): the first two to sit play
+the first game, the third waits and watches the public table. When the loser gives up his
+seat the ``SeatState`` objects move with the people, so each session finds its new place by
+its player id (``ClubApp.follow_round``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ecarte_tui.engine import Rules
+
+from .clubhouse.backers import GalleryError
+from .clubhouse.pool import Pool, PoolError
+from .store import RoundRecord, RoundStore
+
+if TYPE_CHECKING:
+    from ecarte_tui.table import Table
+
+    from .club import Club, LiveTable, TableOptions
+
+log = logging.getLogger(__name__)
+
+ROUND_PAUSE = 4.0  # seconds to read a round's result before the next one starts
+OFFER_SECONDS = 30.0  # French rule: how long the adviser has to take the seat
+WAITING_SEAT = 2  # a pool table's third seat
+STATE_VERSION = 1
+
+
+def plays_in_rounds(options: TableOptions) -> bool:
+    return options.club.pool is not None or options.club.french_rule
+
+
+def round_rules(rules: Rules) -> Rules:
+    """A round is one game."""
+    return replace(rules, games_to_win=1)
+
+
+def round_record_id(code: str, number: int) -> str:
+    return code if number <= 1 else f"{code}.{number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """French rule: ``adviser`` may take ``loser``'s ``seat`` until ``deadline`` (club clock)."""
+
+    seat: int
+    loser: str
+    adviser: str
+    deadline: float
+
+
+@dataclass
+class RoundState:
+    """Where a rounds table is: the round being played, the pool, a pending offer."""
+
+    number: int = 1
+    pool: Pool | None = None
+    first_winner: str | None = None  # round 1's winner, if it ended before the pool had three
+    recorded: int = 0  # the last round whose result is recorded
+    last: str = ""  # the last round's result, in words
+    offer: Offer | None = None
+    timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def to_json(self, lt: LiveTable) -> dict[str, Any]:
+        waiting = lt.seats[WAITING_SEAT] if len(lt.seats) > WAITING_SEAT else None
+        return {
+            "version": STATE_VERSION,
+            "number": self.number,
+            "pool": self.pool.to_json() if self.pool is not None else None,
+            "first_winner": self.first_winner,
+            "recorded": self.recorded,
+            "last": self.last,
+            "waiting": [waiting.player_id, waiting.name] if waiting is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoundState:
+        """ValueError (PoolError) if the saved state is broken: the table is not restored."""
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"unknown round state {data.get('version')!r}")
+        pool = data.get("pool")
+        first = data.get("first_winner")
+        return cls(
+            number=int(data["number"]),
+            pool=Pool.from_json(pool) if pool else None,
+            first_winner=str(first) if first else None,
+            recorded=int(data.get("recorded", 0)),
+            last=str(data.get("last", "")),
+        )
+
+
+# ---------------------------------------------------------------------- the club's hooks
+
+
+def setup(lt: LiveTable) -> None:
+    """A new rounds table: round 1, and a pool's third seat."""
+    from .club import SeatState
+
+    lt.rounds = RoundState()
+    if lt.options.club.pool is not None:
+        lt.seats.append(SeatState())
+
+
+def restore(club: Club, lt: LiveTable) -> None:
+    """Bring back the round state (and the waiting seat) stored with the table."""
+    from .club import SeatState
+
+    data = RoundStore(club.store).state(lt.code)
+    lt.rounds = RoundState.from_json(data) if data else RoundState()
+    if lt.options.club.pool is not None:
+        waiting = (data or {}).get("waiting") or [None, None]
+        seat = SeatState(waiting[0], waiting[1])
+        if seat.player_id is not None:
+            seat.dropped_at = club.clock()  # away until he reconnects, like the others
+        lt.seats.append(seat)
+
+
+def save_state(club: Club, lt: LiveTable) -> None:
+    assert lt.rounds is not None
+    RoundStore(club.store).save_state(lt.code, lt.rounds.to_json(lt))
+
+
+def persist(club: Club, lt: LiveTable, table: Table) -> None:
+    """``Club._persist`` for a rounds table: the round, its result and the state, stored
+    before anyone is shown the change; then the house, the archive and the next round."""
+    rounds = lt.rounds
+    assert rounds is not None
+    m = table.match
+    over = m.is_over and m.match_winner is not None
+    winner = lt.seats[m.match_winner].player_id if over else None  # type: ignore[index]
+    if over and rounds.recorded < rounds.number:
+        _record(club, lt, m.match_winner)  # type: ignore[arg-type]
+    ecn = table.record_text()
+    club.store.save_table(lt.code, ecn=ecn, status="playing")
+    RoundStore(club.store).save_round(
+        RoundRecord(lt.record_id, lt.code, rounds.number,
+                    (lt.seats[0].player_id, lt.seats[1].player_id), ecn,
+                    "finished" if over else "playing", winner),
+        rounds.to_json(lt),
+    )
+    if club.house is not None:
+        club.house.table_moved(lt, table)
+    if over and rounds.timer is None:
+        club._archive(lt, table)
+        if rounds.offer is not None:
+            _schedule(club, lt, max(0.0, rounds.offer.deadline - club.clock()))
+        elif lt.options.club.pool is None or rounds.pool is not None:
+            _schedule(club, lt, club.round_pause)
+        lt.notify()  # the pool board shows the result
+        club._lobby_changed()
+
+
+def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:
+    """The round's result: the pool's rotation, or the French rule's offer."""
+    rounds = lt.rounds
+    assert rounds is not None
+    winner = lt.seats[winner_seat].player_id
+    loser = lt.seats[1 - winner_seat].player_id
+    assert winner is not None and loser is not None
+    rounds.recorded = rounds.number
+    rounds.last = f"{name_of(lt, winner)} beat {name_of(lt, loser)}"
+    if lt.options.club.pool is not None:
+        if rounds.pool is None:
+            rounds.first_winner = winner
+            rounds.last += ": waiting for a third player"
+        else:
+            _record_pool(lt, winner)
+    if lt.options.club.french_rule and club.house is not None:
+        offer = club.house.gallery(lt).game_over(loser)
+        if offer is not None:
+            rounds.offer = Offer(offer.seat, offer.loser, offer.adviser,
+                                 club.clock() + club.offer_seconds)
+
+
+def _record_pool(lt: LiveTable, winner: str) -> None:
+    rounds = lt.rounds
+    assert rounds is not None and rounds.pool is not None
+    result = rounds.pool.record_game(winner)
+    rounds.last = (f"{name_of(lt, winner)} beat {name_of(lt, result.loser)}"
+                   f"{' and takes the pool' if result.pool_taken else ''}; "
+                   f"{name_of(lt, result.entering)} comes in")
+
+
+def third_sat(club: Club, lt: LiveTable) -> None:
+    """The pool has its three: the pool begins (with round 1's result, if it is over)."""
+    rounds = lt.rounds
+    assert rounds is not None
+    ids = [s.player_id for s in lt.seats]
+    if rounds.pool is None and all(ids):
+        rounds.pool = Pool(ids, lt.options.club.pool or "two_in_row")  # type: ignore[arg-type]
+        if rounds.first_winner is not None:
+            _record_pool(lt, rounds.first_winner)
+            rounds.first_winner = None
+            _schedule(club, lt, club.round_pause)
+    save_state(club, lt)
+
+
+def take_seat(club: Club, lt: LiveTable, adviser: str, name: str) -> None:
+    """French rule (003): the adviser sits down in the loser's place for the next round."""
+    from .club import ClubError, SeatState
+
+    rounds = lt.rounds
+    offer = rounds.offer if rounds is not None else None
+    if offer is None or offer.adviser != adviser or club.house is None:
+        raise ClubError("the seat is not offered to you")
+    if club.clock() > offer.deadline:
+        raise ClubError("too late: the seat was offered for "
+                        f"{club.offer_seconds:g} seconds")
+    try:
+        club.house.gallery(lt).take_seat(adviser, name_of(lt, offer.loser))
+    except GalleryError as e:
+        raise ClubError(str(e)) from e
+    assert rounds is not None
+    rounds.last = f"{name} takes {name_of(lt, offer.loser)}'s seat (French rule)"
+    lt.seats[offer.seat] = SeatState(adviser, name)
+    rounds.offer = None
+    start_next(club, lt)
+
+
+def _schedule(club: Club, lt: LiveTable, delay: float) -> None:
+    rounds = lt.rounds
+    assert rounds is not None
+    if rounds.timer is not None:
+        rounds.timer.cancel()
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return  # no loop (a unit test calling the club directly): start_next by hand
+    rounds.timer = loop.call_later(delay, _start_next_safely, club, lt)
+
+
+def _start_next_safely(club: Club, lt: LiveTable) -> None:
+    try:
+        start_next(club, lt)
+    except Exception:  # a timer must never take the server down
+        log.exception("starting the next round at table %s", lt.code)
+
+
+def start_next(club: Club, lt: LiveTable) -> None:
+    """The next round: the pool's pairing (or the same two, or the adviser), a new game."""
+    rounds = lt.rounds
+    assert rounds is not None
+    if rounds.timer is not None:
+        rounds.timer.cancel()
+        rounds.timer = None
+    if lt.finished or club.tables.get(lt.code) is not lt or lt.table is None:
+        return
+    if not lt.table.match.is_over or rounds.recorded < rounds.number:
+        return  # the round is still being played
+    if rounds.offer is not None:  # nobody took the seat in time: the loser plays on
+        rounds.offer = None
+    if rounds.pool is not None:
+        by_id = {s.player_id: s for s in lt.seats}
+        order = [*rounds.pool.pairing, rounds.pool.waiting]
+        lt.seats[:] = [by_id[p] for p in order]
+    elif lt.options.club.pool is not None:
+        return  # the pool waits for its third player
+    for b in lt.bots:
+        if b is not None:
+            b.stop()
+    lt.bots = [None, None]
+    rounds.number += 1
+    club.store.save_table(
+        lt.code, seats=(lt.seats[0].player_id, lt.seats[1].player_id),
+        names=(lt.seats[0].name, lt.seats[1].name),
+    )
+    club._start(lt)
+    lt.notify()
+    club._lobby_changed()
+
+
+def cancel_timers(club: Club) -> None:
+    """The server stops: no round may start on a closed store."""
+    for lt in club.tables.values():
+        if lt.rounds is not None and lt.rounds.timer is not None:
+            with contextlib.suppress(Exception):
+                lt.rounds.timer.cancel()
+            lt.rounds.timer = None
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def name_of(lt: LiveTable, player_id: str | None) -> str:
+    for s in lt.seats:
+        if s.player_id == player_id and player_id is not None:
+            return s.name or player_id
+    return player_id or "?"
+
+
+def stored_round(club: Club, record_id: str) -> RoundRecord | None:
+    return RoundStore(club.store).round(record_id)
+
+
+def finished_round_records(club: Club) -> list[RoundRecord]:
+    return RoundStore(club.store).rounds("finished")
+
+
+def has_rounds(club: Club, code: str) -> bool:
+    return RoundStore(club.store).has_rounds(code)
+
+
+__all__ = ["OFFER_SECONDS", "ROUND_PAUSE", "Offer", "PoolError", "RoundState"]

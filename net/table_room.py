@@ -1,0 +1,217 @@
+"""Who is in the room at one table, and how talk and advice reach exactly the right sessions.
+
+``TableTalk`` and ``Gallery`` (``net/clubhouse``) decide *who* may read a line or a piece of
+advice; this module knows *which sessions* that is. A session enters the room when its app
+attaches to the table (as a player or a watcher) and leaves when it goes. A delivery names a
+recipient (a player id); the item is handed only to the sinks of that recipient's sessions,
+so advice is never even encoded for anybody but the backed player.
+
+Sinks are set by each session's table screen and only post a message into their own app
+(every app runs in the server's one event loop, but each draws in its own task).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ecarte_tui.engine import Action
+
+from .clubhouse.backers import Advice, Gallery, GalleryError
+from .clubhouse.talk import ChatLine, TableTalk, TalkError
+from .house import House
+
+if TYPE_CHECKING:
+    from .club import Club, LiveTable
+
+News = ChatLine | Advice
+Sink = Callable[[News], None]
+
+__all__ = ["GalleryError", "News", "Sink", "TableRoom", "TalkError", "room_for"]
+
+
+@dataclass
+class _Session:
+    member: str
+    sink: Sink | None = None
+
+
+class TableRoom:
+    """The sessions attached to one live table, and its talk and gallery."""
+
+    def __init__(self, house: House, lt: LiveTable) -> None:
+        self.house = house
+        self.lt = lt
+        self._sessions: dict[object, _Session] = {}  # session token -> who, where to deliver
+
+    @property
+    def talk(self) -> TableTalk:
+        return self.house.talk(self.lt.code)
+
+    @property
+    def gallery(self) -> Gallery:
+        return self.house.gallery(self.lt)
+
+    # ------------------------------------------------------------------ sessions
+
+    def enter(self, token: object, member: str, name: str) -> None:
+        """A session attaches to the table: a player if ``member`` is seated, else a watcher.
+
+        Called again when the session's screen is rebuilt (a backer now sees a hand, the
+        pool's rotation seated him): the role is brought up to date, his backing is kept."""
+        s = self._sessions.get(token)
+        if s is not None and s.member != member:
+            self.leave(token)
+            s = None
+        seated = self.lt.seat_of(member) is not None
+        self.talk.join(member, name, "player" if seated else "watcher")
+        if not seated:
+            try:
+                self.gallery.join(member, name)
+            except GalleryError:
+                pass  # seated after all (the gallery follows the seats): talk only
+        if s is None:
+            self._sessions[token] = _Session(member)
+
+    def leave(self, token: object) -> None:
+        """A session goes; the member leaves the talk and the gallery with his last one."""
+        s = self._sessions.pop(token, None)
+        if s is None or self.sessions_of(s.member):
+            return
+        self.talk.leave(s.member)
+        self.gallery.leave(s.member)
+
+    def listen(self, token: object, sink: Sink) -> None:
+        """Where this session's deliveries go (its table screen)."""
+        s = self._sessions.get(token)
+        if s is not None:
+            s.sink = sink
+
+    def unlisten(self, token: object, sink: Sink) -> None:
+        """Stop delivering to ``sink`` (a screen closing; a newer screen may have taken over)."""
+        s = self._sessions.get(token)
+        if s is not None and s.sink is sink:
+            s.sink = None
+
+    def sessions_of(self, member: str) -> list[object]:
+        return [t for t, s in self._sessions.items() if s.member == member]
+
+    @property
+    def empty(self) -> bool:
+        return not self._sessions
+
+    def _deliver(self, recipient: str, item: News) -> None:
+        for s in list(self._sessions.values()):
+            if s.member == recipient and s.sink is not None:
+                s.sink(item)
+
+    # ------------------------------------------------------------------ talk
+
+    def say(self, member: str, text: str) -> None:
+        """TalkError (nothing sent) if the line is refused."""
+        for d in self.talk.say(member, text):
+            self._deliver(d.recipient, d.line)
+
+    def mute_gallery(self, member: str, muted: bool) -> None:
+        self.talk.mute_gallery(member, muted)
+
+    # ------------------------------------------------------------------ the gallery
+
+    def sync_game(self) -> None:
+        """Sides are fixed while a game is being played: tell the gallery when one is."""
+        table = self.lt.table
+        if table is None:
+            return
+        g = self.gallery
+        m = table.match
+        playing = bool(m.games) and m.games[-1].winner is None and not m.is_over
+        if playing and not g.in_game:
+            g.new_game()
+        elif not playing and g.in_game:
+            winner = m.games[-1].winner if m.games else None
+            loser = g.players[1 - winner] if winner is not None else None
+            if loser is not None:
+                g.game_over(loser)
+            else:
+                g.in_game = False
+
+    def back(self, watcher: str, seat: int | None) -> None:
+        """Back the player in ``seat`` (None: nobody); GalleryError says why not."""
+        self.sync_game()
+        g = self.gallery
+        if seat is None:
+            if g.in_game and g.backing(watcher) is not None:
+                raise GalleryError("you back a player in this game: change after it ends")
+            g.unback(watcher)
+            return
+        player = self.lt.seats[seat].player_id
+        if player is None:
+            raise GalleryError("nobody sits in that seat")
+        g.back(watcher, player)
+
+    def view_seat(self, watcher: str) -> int | None:
+        """The seat whose hand this watcher sees (``backers_see_hand``), else None."""
+        return self.gallery.view_seat(watcher)
+
+    def legal_for(self, watcher: str) -> tuple[int, tuple[Action, ...]] | None:
+        """The backed player's seat and what he may do now (what a backer may suggest)."""
+        g = self.gallery
+        player = g.backing(watcher)
+        seat = None if player is None else g.seat_of(player)
+        table = self.lt.table
+        if seat is None or table is None:
+            return None
+        return seat, tuple(table.update(seat).view.legal)
+
+    def advise(self, watcher: str, action: Action | None, note: str) -> None:
+        """Send advice to the backed player's sessions only; GalleryError says why not."""
+        found = self.legal_for(watcher)
+        legal = found[1] if found is not None else None
+        for advice in self.gallery.advise(watcher, action, note, legal):
+            self._deliver(advice.recipient, advice)
+
+
+class _Rooms:
+    def __init__(self) -> None:
+        self.by_code: dict[str, TableRoom] = {}
+
+
+_ROOMS: weakref.WeakKeyDictionary[House, _Rooms] = weakref.WeakKeyDictionary()
+
+
+def room_for(club: Club, lt: LiveTable) -> TableRoom | None:
+    """The room of a live table (None on a club without a house: no talk, no gallery)."""
+    house = club.house
+    if house is None:
+        return None
+    rooms = _ROOMS.setdefault(house, _Rooms())
+    room = rooms.by_code.get(lt.code)
+    if room is None or room.lt is not lt:
+        room = rooms.by_code[lt.code] = TableRoom(house, lt)
+    return room
+
+
+def watcher_view_seat(club: Club, lt: LiveTable, member: str) -> int | None:
+    """The seat whose hand a watcher may see (he backs its player), else None."""
+    room = room_for(club, lt)
+    return None if room is None else room.view_seat(member)
+
+
+def forget_empty(club: Club, lt: LiveTable) -> None:
+    """Drop the room of a table nobody is attached to any more."""
+    house = club.house
+    rooms = _ROOMS.get(house) if house is not None else None
+    if rooms is not None:
+        room = rooms.by_code.get(lt.code)
+        if room is not None and room.empty:
+            del rooms.by_code[lt.code]
+
+
+def leave_room(club: Club, lt: LiveTable, token: object) -> None:
+    """A session left the table (``ClubApp._leave``): out of its talk and gallery."""
+    room = room_for(club, lt)
+    if room is not None:
+        room.leave(token)
+        forget_empty(club, lt)
