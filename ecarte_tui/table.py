@@ -89,6 +89,9 @@ class Table:
     draw: FirstDealDraw | None = None
     persist: Callable[[Table], None] | None = None  # called before anyone is shown a change
     guard: Guard | None = None  # a table option that forbids more than the rules (e.g. 004)
+    # the same option seen from a seat: its view's legal actions without the forbidden ones,
+    # so the prompt, the hints and a backer's advice never offer what the guard refuses
+    restrict: Callable[[SeatView], SeatView] | None = None
     _watchers: list[_Watch] = field(default_factory=list)
     _ready: list[bool] = field(default_factory=lambda: [False, False])
     _king_gate: int | None = None
@@ -168,7 +171,8 @@ class Table:
         return self.match.to_move
 
     def view(self, seat: int | None) -> SeatView:
-        return seat_view(self.match, seat)
+        view = seat_view(self.match, seat)
+        return self.restrict(view) if self.restrict is not None and seat is not None else view
 
     def update(self, seat: int | None, event: Event | None = None) -> Update:
         public = event

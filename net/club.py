@@ -22,7 +22,7 @@ from ecarte_tui.table import Table
 
 from . import pool_tables
 from .clubhouse.options import ClubOptions, ClubOptionsError
-from .house_rules import bound_bot, table_guard
+from .house_rules import bound_bot, table_guard, view_restriction
 from .store import Player, RoundStore, Store, StoredTable
 
 if TYPE_CHECKING:
@@ -370,6 +370,7 @@ class Club:
         lt.table = table
         table.persist = lambda t, lt=lt: self._persist(lt, t)
         table.guard = table_guard(lt.options.club)  # jeux de règle (004)
+        table.restrict = view_restriction(lt.options.club)
         self._persist(lt, table)
         for i, s in enumerate(lt.seats):
             if s.is_bot:

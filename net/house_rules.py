@@ -8,6 +8,7 @@ engine, so a refused proposal changes nothing) and wraps every bot at such a tab
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ecarte_tui.engine import Action, Match, SeatView
@@ -54,6 +55,11 @@ class RuleBoundBot:
         if action is None or view.seat is None:
             return action
         return obey(view, view.seat, action)
+
+
+def view_restriction(options: ClubOptions) -> Callable[[SeatView], SeatView] | None:
+    """What a seat is offered at a table with these options (``Table.restrict``)."""
+    return restrict_view if options.jeux_de_regle else None
 
 
 def bound_bot(bot: Chooser, options: ClubOptions) -> Chooser:

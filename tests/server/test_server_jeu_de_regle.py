@@ -51,3 +51,17 @@ def test_without_the_option_nothing_is_added(tmp_path):
     club = club_with(tmp_path, bot)
     lt, _ = club.create(Player("k1", "anna"), TableOptions(opponent="bot:expert"))
     assert lt.table.guard is None and lt.bots[1].bot is bot
+
+
+def test_the_seat_is_not_offered_the_forbidden_proposal(tmp_path):
+    """The prompt, the hints and a backer's advice read the seat's view: no "Cards!" there."""
+    club = club_with(tmp_path, AlwaysProposes())
+    lt, _ = club.create(Player("k1", "anna"), JDR)
+    table = stacked(JEU)
+    assert PROPOSE in table.view(0).legal  # the rules alone allow it
+    table.restrict = lt.table.restrict
+    assert PROPOSE not in table.view(0).legal and PLAY in table.view(0).legal
+    assert table.view(None).legal == ()  # a watcher's view is untouched
+    plain = Club(Store(tmp_path / "plain.db"), bot_factory=lambda level, seed: AlwaysProposes())
+    other, _ = plain.create(Player("k1", "anna"), TableOptions(opponent="bot:expert"))
+    assert other.table.restrict is None
