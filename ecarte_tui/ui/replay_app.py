@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -22,6 +22,7 @@ from .narration import log_lines, role_text
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.chips import ChipsPanel
 from .widgets.felt import Look
+from .widgets.felt_layout import felt_and_side
 from .widgets.hand import HandView
 from .widgets.hand_log import HandLog
 from .widgets.seat_bar import SeatBar
@@ -82,20 +83,8 @@ class ReplayScreen(Screen[None]):
         yield TooSmall(id="too-small")
         with Vertical(id="table-root"):
             yield Static(id="topbar")
-            with Horizontal(id="main"):
-                with Vertical(id="felt"):
-                    yield SeatBar(id="opp-bar")
-                    yield HandView(id="top-hand")
-                    yield Static(classes="spacer")
-                    with Horizontal(id="middle"):
-                        yield TurnUpStock(id="stock")
-                        yield TrickView(id="trick")
-                    yield Static(classes="spacer")
-                    yield HandView(id="hand")
-                    yield SeatBar(id="my-bar")
-                with Vertical(id="side"):
-                    yield ChipsPanel(id="chips")
-                    yield HandLog(id="log")
+            yield from felt_and_side(HandView(id="top-hand"), HandView(id="hand"),
+                                     HandLog(id="log"))
             yield Static(id="replay-status")
             yield Footer()
 

@@ -1,13 +1,10 @@
-"""Fixtures and the async-test hook for the SSH transport tests.
+"""Fixtures for the SSH transport tests (``async def`` tests run by tests/conftest.py).
 
-Async tests are plain `async def` functions run by the hook below (no plugin needed).
 Everything listens on 127.0.0.1 with a free port chosen by the OS.
 """
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,19 +19,6 @@ for path in (HERE.parents[1], HERE):  # repo root (for `net`), and this dir (har
 from ssh_harness import DemoApp, SharedCounter  # noqa: E402
 
 from net.session_info import SessionInfo  # noqa: E402
-
-ASYNC_TEST_TIMEOUT = 45.0
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
-    """Run `async def` tests in a fresh event loop with an overall timeout."""
-    if not inspect.iscoroutinefunction(pyfuncitem.obj):
-        return None
-    names = pyfuncitem._fixtureinfo.argnames
-    kwargs = {name: pyfuncitem.funcargs[name] for name in names}
-    asyncio.run(asyncio.wait_for(pyfuncitem.obj(**kwargs), ASYNC_TEST_TIMEOUT))
-    return True
 
 
 @pytest.fixture

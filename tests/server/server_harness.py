@@ -139,3 +139,16 @@ async def open_table(seat: Seat) -> str:
     await seat.wait_for("A new table")
     seat.press(b"\r")
     return table_code(await seat.wait_for("Waiting for an opponent"))
+
+
+async def registered_pair(port: int, keys: dict[str, asyncssh.SSHKey]) -> tuple[Seat, Seat, str]:
+    """anna (first visit: takes her name) opens a table and ben joins it by its code; both
+    connect with their keys in ``keys``. Returns the two seats and the table's code."""
+    anna = await Seat.connect(port, "anna", seed=1, key=keys["anna"])
+    await anna.wait_for("first visit")
+    anna.press(b"\r")
+    code = await open_table(anna)
+    ben = await Seat.connect(port, "ben", seed=2, key=keys["ben"], command=f"join {code}")
+    await ben.wait_for("first visit")
+    ben.press(b"\r")
+    return anna, ben, code

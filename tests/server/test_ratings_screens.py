@@ -3,14 +3,13 @@ and snapshots at 80x24 and 120x40 (update with ``--snapshot-update`` and look at
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from playouts import random_match
 from textual.app import App
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from ecarte_tui.engine import Match, Record, Rules
+from ecarte_tui.engine import Record
 from ecarte_tui.ui.themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from ecarte_tui.ui.widgets.hand import HandView
 from net.clubhouse.ratings import PlayerRecord
@@ -40,15 +39,7 @@ MATCHES = [
 
 def played_record(seed: int = 4) -> Record:
     """A whole match (target 3) played with seeded random moves."""
-    rng = random.Random(seed)
-    m = Match(Rules.named("classic", target=3))
-    m.first_dealer = 0
-    while not m.is_over:
-        if m.needs_deal:
-            m.deal(rng)
-        else:
-            m.apply(rng.choice(list(m.legal_actions())))
-    return Record(m, {"A": "anna", "B": "ben", "Date": "2025-03-01"})
+    return Record(random_match(seed), {"A": "anna", "B": "ben", "Date": "2025-03-01"})
 
 
 class Host(App[None]):

@@ -14,9 +14,10 @@ import re
 from pathlib import Path
 
 import pytest
+from playouts import random_match
 from server_harness import Seat, club_server, new_key, open_table
 
-from ecarte_tui.engine import KING, Match, Rules
+from ecarte_tui.engine import KING, Match
 from net.club import Club, LiveTable, TableOptions
 from net.clubhouse.ratings import RatingBook
 from net.house import House
@@ -83,14 +84,7 @@ def club_match(club: Club, a: Player, b: Player, seed: int) -> tuple[LiveTable, 
 def won_by(seat: int) -> Match:
     """A finished match (target 3) won by ``seat``: the first seeded playout that ends so."""
     for s in range(200):
-        rng = random.Random(s)
-        m = Match(Rules.named("classic", target=3))
-        m.first_dealer = 0
-        while not m.is_over:
-            if m.needs_deal:
-                m.deal(rng)
-            else:
-                m.apply(rng.choice(list(m.legal_actions())))
+        m = random_match(s)
         if m.match_winner == seat:
             return m
     raise AssertionError("no such playout")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_harness import Seat, new_key, open_table
+from server_harness import Seat, new_key, registered_pair
 from server_process import ServerProcess, free_port
 
 from net.store import Store
@@ -27,14 +27,7 @@ async def test_kill_9_mid_hand_then_restart_brings_the_table_back(tmp_path):
     assert f"ssh -p {server.port} 127.0.0.1" in banner
     keys = {"anna": new_key(), "ben": new_key()}
     try:
-        anna = await Seat.connect(server.port, "anna", seed=1, key=keys["anna"])
-        await anna.wait_for("first visit")
-        anna.press(b"\r")
-        code = await open_table(anna)
-        ben = await Seat.connect(server.port, "ben", seed=2, key=keys["ben"],
-                                 command=f"join {code}")
-        await ben.wait_for("first visit")
-        ben.press(b"\r")
+        anna, ben, code = await registered_pair(server.port, keys)
 
         def mid_hand(screen: str) -> bool:
             return "trick 2/5" in top_line(screen)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_harness import Seat, new_key, open_table
+from server_harness import Seat, new_key, registered_pair
 from server_process import ServerProcess, free_port
 from test_server_wagers import conserved, wager, watcher
 
@@ -21,14 +21,7 @@ async def test_wagers_survive_kill_9_and_settle_once(tmp_path):
     keys = {n: new_key() for n in ("anna", "ben", "carl", "dora")}
     clients: list[Seat] = []
     try:
-        anna = await Seat.connect(server.port, "anna", seed=1, key=keys["anna"])
-        await anna.wait_for("first visit")
-        anna.press(b"\r")
-        code = await open_table(anna)
-        ben = await Seat.connect(server.port, "ben", seed=2, key=keys["ben"],
-                                 command=f"join {code}")
-        await ben.wait_for("first visit")
-        ben.press(b"\r")
+        anna, ben, code = await registered_pair(server.port, keys)
         carl = await watcher(server.port, "carl", keys["carl"], code)
         dora = await watcher(server.port, "dora", keys["dora"], code)
         clients = [anna, ben, carl, dora]

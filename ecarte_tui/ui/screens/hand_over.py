@@ -37,7 +37,28 @@ def _games_line(view: SeatView, names: tuple[str, str]) -> str:
     return f"Games: {names[me]} {view.games_won[me]} · {names[opp]} {view.games_won[opp]}"
 
 
-class HandOverScreen(ModalScreen[str | None]):
+class _ResultScreen(ModalScreen[str | None]):
+    """A dialog on a hand's outcome (the end of a hand, or of the match)."""
+
+    def __init__(self, view: SeatView, names: tuple[str, str], look: Look) -> None:
+        super().__init__()
+        self.view = view
+        self.names = names
+        self.look = look
+
+    def summary(self, no_points: str | None, games_class: str) -> ComposeResult:
+        """Tricks, the points and why, the score and (a longer match) the games."""
+        view, names = self.view, self.names
+        yield Static(_tricks_line(view, names), classes="line")
+        lines = outcome_lines(view, names) or ([no_points] if no_points else [])
+        for line in lines:
+            yield Static("• " + line, classes="line")
+        yield Static(_score_line(view, names), classes="line strong")
+        if view.rules.games_to_win > 1:
+            yield Static(_games_line(view, names), classes=games_class)
+
+
+class HandOverScreen(_ResultScreen):
     """Between hands: what happened, and the player confirms the next deal."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -45,12 +66,6 @@ class HandOverScreen(ModalScreen[str | None]):
         Binding("escape", "look", "See the table"),
         Binding("q", "quit", "Quit"),
     ]
-
-    def __init__(self, view: SeatView, names: tuple[str, str], look: Look) -> None:
-        super().__init__()
-        self.view = view
-        self.names = names
-        self.look = look
 
     def compose(self) -> ComposeResult:
         view, names = self.view, self.names
@@ -61,12 +76,7 @@ class HandOverScreen(ModalScreen[str | None]):
                 yield Static(f"{who} game {view.game_number}!", classes="title")
             else:
                 yield Static(f"Hand {view.hand_number} is over", classes="title")
-            yield Static(_tricks_line(view, names), classes="line")
-            for line in outcome_lines(view, names) or ["No points."]:
-                yield Static("• " + line, classes="line")
-            yield Static(_score_line(view, names), classes="line strong")
-            if view.rules.games_to_win > 1:
-                yield Static(_games_line(view, names), classes="line")
+            yield from self.summary("No points.", "line")
             with Horizontal(classes="buttons"):
                 yield Button("Next hand  ⏎", id="next", variant="primary")
                 yield Button("Quit  q", id="quit")
@@ -85,7 +95,7 @@ class HandOverScreen(ModalScreen[str | None]):
         self.dismiss(event.button.id)
 
 
-class GameOverScreen(ModalScreen[str | None]):
+class GameOverScreen(_ResultScreen):
     """The match is won: the final score and a new game."""
 
     # No button has the focus: an Enter meant for "next hand", pressed as the match ends,
@@ -98,12 +108,6 @@ class GameOverScreen(ModalScreen[str | None]):
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "choose('look')", "See the table"),
     ]
-
-    def __init__(self, view: SeatView, names: tuple[str, str], look: Look) -> None:
-        super().__init__()
-        self.view = view
-        self.names = names
-        self.look = look
 
     def compose(self) -> ComposeResult:
         view, names = self.view, self.names
@@ -118,12 +122,7 @@ class GameOverScreen(ModalScreen[str | None]):
                 yield Static(f"{names[winner]} wins the match.", classes="title")
             else:
                 yield Static("The match is over.", classes="title")
-            yield Static(_tricks_line(view, names), classes="line")
-            for line in outcome_lines(view, names):
-                yield Static("• " + line, classes="line")
-            yield Static(_score_line(view, names), classes="line strong")
-            if view.rules.games_to_win > 1:
-                yield Static(_games_line(view, names), classes="line strong")
+            yield from self.summary(None, "line strong")
             with Horizontal(classes="buttons"):
                 if can_new:
                     # a served club says "New table" and "Lobby" (the app names them)

@@ -19,7 +19,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.events import Resize
 from textual.message import Message
 from textual.screen import Screen
@@ -46,6 +46,7 @@ from ..narration import (
 from ..players import Hint, action_words, hint_for
 from ..widgets.chips import ChipsPanel
 from ..widgets.felt import Look
+from ..widgets.felt_layout import felt_and_side
 from ..widgets.hand import HandView
 from ..widgets.hand_log import HandLog, TailLog
 from ..widgets.opponent_hand import OpponentHand
@@ -151,20 +152,8 @@ class TableScreen(Screen[None]):
         with Vertical(id="table-root"):
             yield Static(id="topbar")
             yield Static(id="banner")
-            with Horizontal(id="main"):
-                with Vertical(id="felt"):
-                    yield SeatBar(id="opp-bar")
-                    yield OpponentHand(id="opp-hand")
-                    yield Static(classes="spacer")
-                    with Horizontal(id="middle"):
-                        yield TurnUpStock(id="stock")
-                        yield TrickView(id="trick")
-                    yield Static(classes="spacer")
-                    yield HandView(id="hand")
-                    yield SeatBar(id="my-bar")
-                with Vertical(id="side"):
-                    yield ChipsPanel(id="chips")
-                    yield self.LOG(id="log")
+            yield from felt_and_side(OpponentHand(id="opp-hand"), HandView(id="hand"),
+                                     self.LOG(id="log"))
             yield PromptBar(id="prompt")
             yield self.KEY_BAR()
 
