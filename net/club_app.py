@@ -35,6 +35,23 @@ from net.store import Player, StoreError
 from net.table_room import leave_room, watcher_view_seat
 
 LOBBY_STYLES = Path(__file__).parent / "lobby" / "lobby.tcss"
+CLUB_HELP = """
+## At the club
+
+| key | what it does |
+|---|---|
+| `/` | table talk: say a short line to the table (players and watchers) |
+| `m` | mute or unmute the gallery (players): watchers' lines are not shown to you |
+| `g` | back a player, or nobody (watchers); sides are fixed during a game |
+| `s` | advise the player you back: an action and a short note, seen by him only |
+| `$` | wager chips on a game's winner, before its first hand (watchers) |
+| `t` | take the loser's seat when it is offered to you (French rule) |
+| `w` / `b` | when your opponent has not come back in time: take the win, or let a bot play on |
+| `q` | back to the lobby (your seat is kept for a while) |
+
+In the lobby: `n` new table, `b` play the bot, `j` join by code, `w` watch, `l` the
+leaderboard, `r` your record and finished matches (enter replays one).
+"""
 IDLE_CHECK_SECONDS = 5.0
 
 
@@ -61,6 +78,7 @@ class ClubApp(EcarteApp):
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
     home_title = "Lobby"
     new_game_title = "New table"
+    help_extra = CLUB_HELP
 
     def __init__(self, ctx: ClubContext, info: SessionInfo) -> None:
         super().__init__(settings=Settings(), served=True)

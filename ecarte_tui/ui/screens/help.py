@@ -51,7 +51,8 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("Help  ·  esc to go back", classes="bar")
         with VerticalScroll(id="help-scroll"):
-            yield Markdown(HELP)
+            # an app adds its own keys (the club's talk, backing, wagers...)
+            yield Markdown(HELP + getattr(self.app, "help_extra", ""))
         yield Footer()
 
 
