@@ -186,13 +186,17 @@ class Club:
         return out
 
     def _someone_here(self, lt: LiveTable) -> bool:
+        return self._someone_seated(lt) or lt.watchers > 0
+
+    def _someone_seated(self, lt: LiveTable) -> bool:
+        """A person seated at the table is here, or may still come back to it."""
         for i, s in enumerate(lt.seats):
             if s.player_id is None or s.is_bot:
                 continue
             left = self.reconnect_left(lt, i)
             if left is None or left > 0:
                 return True
-        return lt.watchers > 0
+        return False
 
     def seats_of(self, player_id: str) -> list[tuple[LiveTable, int]]:
         """The unfinished tables where ``player_id`` has a seat (to take them back)."""
@@ -325,18 +329,8 @@ class Club:
                 if left is not None and left <= 0:
                     self.cancel(lt)
             elif lt.rounds is not None and not lt.finished and not attached:
-                if self._all_gone(lt):
+                if not self._someone_seated(lt):  # all gone longer than the reconnection time
                     self.close_rounds_table(lt)
-
-    def _all_gone(self, lt: LiveTable) -> bool:
-        """Every person seated at the table has been away longer than the reconnection time."""
-        for i, s in enumerate(lt.seats):
-            if s.player_id is None or s.is_bot:
-                continue
-            left = self.reconnect_left(lt, i)
-            if left is None or left > 0:
-                return False
-        return True
 
     def close_rounds_table(self, lt: LiveTable) -> None:
         """A pool or French-rule table plays round after round and never ends by itself: it

@@ -45,14 +45,20 @@ async def connect(server, key, name: str, command: str | None = None) -> Seat:
     return Seat(client, name, seed=sum(map(ord, name)))
 
 
-async def seat_three(server, rule: str):
+async def seat_two(server, club: ClubOptions):
+    """ann creates a table (target 1) with these club options, bob joins it."""
     keys, players = register(server)
-    opts = TableOptions("classic", (("target", "1"),), club=ClubOptions(pool=rule))
+    opts = TableOptions("classic", (("target", "1"),), club=club)
     lt, _ = server.club.create(players[0], opts)
     ann = await connect(server, keys[0], "ann")
     await ann.wait_for("Waiting for an opponent")
     bob = await connect(server, keys[1], "bob", f"join {lt.code}")
     await bob.wait_for("Écarté ·")
+    return lt, keys, players, ann, bob
+
+
+async def seat_three(server, rule: str):
+    lt, keys, players, ann, bob = await seat_two(server, ClubOptions(pool=rule))
     cleo = await connect(server, keys[2], "cleo", f"join {lt.code}")
     await cleo.wait_for("You wait your turn in the pool")
     return lt, keys, players, {"ann": ann, "bob": bob, "cleo": cleo}
@@ -177,13 +183,7 @@ async def test_french_rule_the_adviser_takes_the_losers_seat(tmp_path):
     async with club_server(tmp_path, seed=8, limits=generous_limits()) as server:
         server.club.round_pause = 0.5
         server.club.offer_seconds = 60.0
-        keys, players = register(server)
-        opts = TableOptions("classic", (("target", "1"),), club=ClubOptions(french_rule=True))
-        lt, _ = server.club.create(players[0], opts)
-        ann = await connect(server, keys[0], "ann")
-        await ann.wait_for("Waiting for an opponent")
-        bob = await connect(server, keys[1], "bob", f"join {lt.code}")
-        await bob.wait_for("Écarté ·")
+        lt, keys, players, ann, bob = await seat_two(server, ClubOptions(french_rule=True))
         cleo = await connect(server, keys[2], "cleo", f"watch {lt.code}")
         await cleo.wait_for("Watching table")
         gallery = server.club.house.gallery(lt)
