@@ -443,6 +443,9 @@ class Club:
         if left is None or left > 0:
             raise ClubError("the opponent may still come back")
         assert lt.table is not None
+        if lt.rounds is not None:  # a pool or French-rule table goes on: only the round ends
+            pool_tables.forfeit_round(self, lt, seat)
+            return
         lt.finished = True
         lt.forfeit = other
         lt.table.tags["Result"] = f"{'AB'[seat]} wins: {lt.seats[other].name} did not come back"
@@ -461,6 +464,8 @@ class Club:
         left = self.reconnect_left(lt, seat)
         if left is None or left > 0:
             raise ClubError("the player may still come back")
+        if lt.rounds is not None:
+            raise ClubError("a bot does not join a pool: take the game, and the pool goes on")
         lt.seats[seat] = SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})")
         self.store.save_table(
             lt.code,

@@ -204,7 +204,10 @@ class House:
         """The match ended because a player did not come back: the other wins it all."""
         players = (lt.seats[0].player_id, lt.seats[1].player_id)
         t = self._tracked.setdefault(lt.record_id, _Tracked())
-        score = table.match.scores
+        # the game is counted as won: the winner's points are the target (a stake then pays
+        # for the points the absent player did not stay to lose)
+        score = list(table.match.scores)
+        score[winner_seat] = max(score[winner_seat], table.rules.target)
         for n in sorted(t.opened - t.settled):
             self._settle(lt, t, n, players[winner_seat], (score[0], score[1]))
         if not t.rated:
@@ -292,8 +295,11 @@ class House:
                 if rec.winner is not None:
                     return Outcome(g.players[rec.winner], (rec.score[0], rec.score[1]))
             if stored.status == "finished":
-                if stored.winner in g.players:  # won by forfeit
-                    score = match.scores if match is not None else [0, 0]
+                if stored.winner in g.players:  # won by forfeit: counted as won (forfeit)
+                    score = list(match.scores) if match is not None else [0, 0]
+                    w = g.players.index(stored.winner)
+                    if match is not None:
+                        score[w] = max(score[w], match.rules.target)
                     return Outcome(stored.winner, (score[0], score[1]))
                 return VOIDED
             return None  # still being played: its chips stay in escrow

@@ -73,6 +73,7 @@ class RoundState:
     recorded: int = 0  # the last round whose result is recorded
     last: str = ""  # the last round's result, in words
     offer: Offer | None = None
+    forfeit: int | None = None  # the round's winning seat, when the other did not come back
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     def to_json(self, lt: LiveTable) -> dict[str, Any]:
@@ -84,6 +85,7 @@ class RoundState:
             "first_winner": self.first_winner,
             "recorded": self.recorded,
             "last": self.last,
+            "forfeit": self.forfeit,
             "waiting": [waiting.player_id, waiting.name] if waiting is not None else None,
         }
 
@@ -100,6 +102,7 @@ class RoundState:
             first_winner=str(first) if first else None,
             recorded=int(data.get("recorded", 0)),
             last=str(data.get("last", "")),
+            forfeit=int(data["forfeit"]) if data.get("forfeit") is not None else None,
         )
 
 
@@ -140,10 +143,11 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
     rounds = lt.rounds
     assert rounds is not None
     m = table.match
-    over = m.is_over and m.match_winner is not None
-    winner = lt.seats[m.match_winner].player_id if over else None  # type: ignore[index]
+    won_by = rounds.forfeit if rounds.forfeit is not None else m.match_winner
+    over = won_by is not None and (m.is_over or rounds.forfeit is not None)
+    winner = lt.seats[won_by].player_id if over else None  # type: ignore[index]
     if over and rounds.recorded < rounds.number:
-        _record(club, lt, m.match_winner)  # type: ignore[arg-type]
+        _record(club, lt, won_by)  # type: ignore[arg-type]
     ecn = table.record_text()
     club.store.save_table(lt.code, ecn=ecn, status="playing")
     RoundStore(club.store).save_round(
@@ -155,6 +159,8 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
     if club.house is not None:
         club.house.table_moved(lt, table)
     if over and rounds.timer is None:
+        if rounds.forfeit is not None and club.house is not None:
+            club.house.forfeit(lt, table, rounds.forfeit)  # idempotent after a restart
         club._archive(lt, table)
         if rounds.offer is not None:
             _schedule(club, lt, max(0.0, rounds.offer.deadline - club.clock()))
@@ -162,6 +168,25 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
             _schedule(club, lt, club.round_pause)
         lt.notify()  # the pool board shows the result
         club._lobby_changed()
+
+
+def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
+    """The opponent did not come back in time: ``winner_seat`` wins this round, as if the
+    game were won; the absent player is the loser (in a pool he waits, and may come back)."""
+    from .club import ClubError
+
+    rounds = lt.rounds
+    table = lt.table
+    assert rounds is not None and table is not None
+    if rounds.forfeit is not None or table.match.is_over:
+        raise ClubError("this game is over already")
+    loser = lt.seats[1 - winner_seat]
+    table.tags["Result"] = f"{'AB'[winner_seat]} wins: {loser.name} did not come back"
+    for b in lt.bots:
+        if b is not None:
+            b.stop()
+    rounds.forfeit = winner_seat
+    persist(club, lt, table)  # recorded, stored and settled before anyone is shown it
 
 
 def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:
@@ -259,7 +284,8 @@ def start_next(club: Club, lt: LiveTable) -> None:
         rounds.timer = None
     if lt.finished or club.tables.get(lt.code) is not lt or lt.table is None:
         return
-    if not lt.table.match.is_over or rounds.recorded < rounds.number:
+    if (not lt.table.match.is_over and rounds.forfeit is None
+            or rounds.recorded < rounds.number):
         return  # the round is still being played
     if rounds.offer is not None:  # nobody took the seat in time: the loser plays on
         rounds.offer = None
@@ -274,6 +300,7 @@ def start_next(club: Club, lt: LiveTable) -> None:
             b.stop()
     lt.bots = [None, None]
     rounds.number += 1
+    rounds.forfeit = None
     club.store.save_table(
         lt.code, seats=(lt.seats[0].player_id, lt.seats[1].player_id),
         names=(lt.seats[0].name, lt.seats[1].name),

@@ -54,7 +54,8 @@ def check_claim(app: App[Any], action: str) -> bool | None:
     if isinstance(app.focused, Input):
         return False  # a "w" or "b" typed in the talk is a letter, not a claim
     screen = table_screen_of(app)
-    return screen is not None and may_claim(screen.club, screen.lt, screen.seat)
+    return screen is not None and may_claim(screen.club, screen.lt, screen.seat,
+                                            bot=action == "claim_bot")
 
 
 def claim(app: App[Any], what: str) -> None:
@@ -162,7 +163,7 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         if action == "wager":
             return money_panel.may_wager_here(self)
         if action in ("take_win", "call_bot"):
-            return may_claim(self.club, self.lt, self.seat)
+            return may_claim(self.club, self.lt, self.seat, bot=action == "call_bot")
         if self.lt.forfeit is not None and action in GAME_ACTIONS:
             return False  # the game was ended by a forfeit: nothing more to play
         return super().check_action(action, parameters)

@@ -10,6 +10,7 @@ import math
 from net.club import Club, LiveTable
 
 FORFEIT_KEYS = "w take the win · b play on against the bot"
+ROUND_FORFEIT_KEYS = "w take the game (the table goes on)"
 
 
 def clock_text(seconds: float) -> str:
@@ -44,15 +45,20 @@ def away_banner(club: Club, lt: LiveTable, seat: int | None) -> tuple[str, str] 
             if seat is None:
                 parts.append(f"{name} has not come back")
             else:
-                parts.append(f"{name} did not come back: {FORFEIT_KEYS}")
+                keys = FORFEIT_KEYS if lt.rounds is None else ROUND_FORFEIT_KEYS
+                parts.append(f"{name} did not come back: {keys}")
     if not parts:
         return None
     return " · ".join(parts), "error" if timed_out else "warning"
 
 
-def may_claim(club: Club, lt: LiveTable, seat: int | None) -> bool:
-    """The opponent's time is out: this player may take the win or call in the bot."""
-    if seat is None or lt.finished or lt.table is None:
+def may_claim(club: Club, lt: LiveTable, seat: int | None, bot: bool = False) -> bool:
+    """The opponent's time is out: this player may take the win or (``bot``) call in the
+    bot; a pool or French-rule table takes no bot, and a round won already no claim."""
+    if seat is None or seat > 1 or lt.finished or lt.table is None:
+        return False
+    if lt.rounds is not None and (bot or lt.rounds.forfeit is not None
+                                  or lt.table.match.is_over):
         return False
     left = club.reconnect_left(lt, 1 - seat)
     return left is not None and left <= 0
