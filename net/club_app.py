@@ -26,6 +26,7 @@ from net.identity import Identities, is_guest
 from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_claim, claim
 from net.lobby.lobby_screen import LobbyScreen
 from net.lobby.name_screen import NameScreen
+from net.lobby.settlement_news import SettledElsewhere, SettlementNews
 from net.lobby.waiting_screen import WaitingScreen
 from net.pool_tables import WAITING_SEAT
 from net.served_app import keep_alive
@@ -90,6 +91,7 @@ class ClubApp(EcarteApp):
         self._last_options: TableOptions | None = None
         self.last_input = time.monotonic()
         self._table_activity = time.monotonic()
+        self._news = SettlementNews(self)
 
     # ------------------------------------------------------------------ start and end
 
@@ -104,6 +106,7 @@ class ClubApp(EcarteApp):
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not EcarteApp's local game: the lobby instead
+        self._news.start()
         limit = self.ctx.lobby_idle_timeout or IDLE_CHECK_SECONDS
         self.set_interval(min(IDLE_CHECK_SECONDS, limit / 2), self._idle_check)
         fingerprint = self.info.key_fingerprint
@@ -135,6 +138,7 @@ class ClubApp(EcarteApp):
         try:
             return await super().run_async(*args, **kwargs)
         finally:
+            self._news.stop()
             self._leave()
             if self.player is not None and is_guest(self.player):
                 self.ctx.identities.release(self.player)
@@ -159,6 +163,14 @@ class ClubApp(EcarteApp):
         if is_guest(player):
             self.notify(f"You play as {player.name}. Connect with an SSH key to keep a name "
                         "and a record.", timeout=8)
+
+    def at_table_code(self) -> str | None:
+        """The code of the table this session sits at or watches, if any."""
+        return self._presence[0].code if self._presence is not None else None
+
+    def on_settled_elsewhere(self, message: SettledElsewhere) -> None:
+        for line in self._news.lines(message):
+            self.notify(line, title="Chips", timeout=12)
 
     def who_text(self) -> str:
         player = self.player
