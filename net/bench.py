@@ -260,6 +260,12 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             self.conn.close()
 
 
+def seat_deadline(sessions: int) -> float:
+    """How long seating may take before the run measures whoever is seated: a second per
+    session and at least two minutes (a server keeping up seats 50 in about 20 s)."""
+    return max(120.0, float(sessions))
+
+
 def _rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -299,17 +305,25 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
                      gate: asyncio.Semaphore) -> list[BenchClient]:
     """Open a table from the lobby (n, Enter), then a second player joins it by its code."""
     async with gate:
-        host = await BenchClient.open(port, totals, seed)
-        await host.wait_text("C L U B")
-        host.press(b"n")
-        await host.wait_text("A new table")
-        await host.quiet(0.2)  # the dialog has its focus: Enter is "Create"
-        host.press(b"\r")
-        code = _CODE.search(await host.wait_text("Waiting for an opponent"))
-        assert code is not None
-        guest = await BenchClient.open(port, totals, seed + 1, f"join {code.group(1)}")
-        await guest.wait_text("Écarté ·")
-        await host.wait_text("Écarté ·")
+        opened: list[BenchClient] = []
+        try:
+            host = await BenchClient.open(port, totals, seed)
+            opened.append(host)
+            await host.wait_text("C L U B")
+            host.press(b"n")
+            await host.wait_text("A new table")
+            await host.quiet(0.2)  # the dialog has its focus: Enter is "Create"
+            host.press(b"\r")
+            code = _CODE.search(await host.wait_text("Waiting for an opponent"))
+            assert code is not None
+            guest = await BenchClient.open(port, totals, seed + 1, f"join {code.group(1)}")
+            opened.append(guest)
+            await guest.wait_text("Écarté ·")
+            await host.wait_text("Écarté ·")
+        except BaseException:
+            for c in opened:  # not seated (an error, or the seating deadline): hang up
+                c.close()
+            raise
         host.key_sent_at = guest.key_sent_at = None  # set-up keys are not measured
         host.pair = guest.pair = Pair()
         host.host = True
@@ -344,11 +358,16 @@ async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, An
                 clients.extend(pair)
                 players.extend(asyncio.create_task(c.play()) for c in pair)
 
-            results = await asyncio.gather(*(seat_and_play(i) for i in range(pairs)),
-                                           return_exceptions=True)
-            for r in results:
-                if isinstance(r, BaseException):
-                    totals.error(f"setting up a table: {type(r).__name__}")
+            seating = [asyncio.create_task(seat_and_play(i)) for i in range(pairs)]
+            done, late = await asyncio.wait(seating, timeout=seat_deadline(sessions))
+            for task in late:  # an overloaded server: measure those seated, count the rest
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+            for _ in late:
+                totals.error(f"not seated within {seat_deadline(sessions):.0f} s")
+            for task in done:
+                if task.exception() is not None:
+                    totals.error(f"setting up a table: {type(task.exception()).__name__}")
             seated_in = time.monotonic() - started
             if log:
                 log(f"{len(clients)} sessions seated in {seated_in:.0f} s; measuring "
