@@ -210,18 +210,22 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         if self.host and self.pair is not None:
             self.pair.host_stopped.set()
 
+    async def open_new_table(self) -> str:
+        """From the lobby or a finished match: n, then Enter on the dialog; the new code."""
+        self.press(b"n")
+        await self.wait_text("A new table")
+        await self.quiet(0.2)  # the dialog has its focus: Enter is "Create"
+        self.press(b"\r")
+        code = _CODE.search(await self.wait_text("Waiting for an opponent"))
+        assert code is not None
+        return code.group(1)
+
     async def rematch(self) -> None:
         """The match is over: the host opens a new table (n, Enter), the guest goes back to
         the lobby and joins it by its code (h, j, the code, Enter): the load stays the same."""
         assert self.pair is not None
         if self.host:
-            self.press(b"n")
-            await self.wait_text("A new table")
-            await self.quiet(0.2)  # the dialog has its focus: Enter is "Create"
-            self.press(b"\r")
-            code = _CODE.search(await self.wait_text("Waiting for an opponent"))
-            assert code is not None
-            await self.pair.codes.put(code.group(1))
+            await self.pair.codes.put(await self.open_new_table())
         else:
             self.press(b"h")
             await self.wait_text("Join by code")
@@ -310,13 +314,8 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
             host = await BenchClient.open(port, totals, seed)
             opened.append(host)
             await host.wait_text("C L U B")
-            host.press(b"n")
-            await host.wait_text("A new table")
-            await host.quiet(0.2)  # the dialog has its focus: Enter is "Create"
-            host.press(b"\r")
-            code = _CODE.search(await host.wait_text("Waiting for an opponent"))
-            assert code is not None
-            guest = await BenchClient.open(port, totals, seed + 1, f"join {code.group(1)}")
+            code = await host.open_new_table()
+            guest = await BenchClient.open(port, totals, seed + 1, f"join {code}")
             opened.append(guest)
             await guest.wait_text("Écarté ·")
             await host.wait_text("Écarté ·")
