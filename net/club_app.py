@@ -23,7 +23,7 @@ from net.club import Club, ClubError, LiveTable, TableOptions
 from net.game_commands import parse_command
 from net.host_key import join_command
 from net.identity import Identities, is_guest
-from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_claim, claim
+from net.lobby.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
 from net.lobby.lobby_screen import LobbyScreen
 from net.lobby.name_screen import NameScreen
 from net.lobby.settlement_news import SettledElsewhere, SettlementNews
@@ -72,7 +72,7 @@ class ClubContext:
         return join_command(self.public_host, self.port, command)
 
 
-class ClubApp(EcarteApp):
+class ClubApp(ClaimKeys, EcarteApp):
     """The served app: the lobby first, then a table (as a player or a watcher)."""
 
     CSS_PATH: ClassVar[list[str | Path]] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
@@ -320,16 +320,6 @@ class ClubApp(EcarteApp):
             self.to_lobby()
         else:
             self.exit(0)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        allowed = check_claim(self, action)
-        return super().check_action(action, parameters) if allowed is None else allowed
-
-    def action_claim_win(self) -> None:
-        claim(self, "win")
-
-    def action_claim_bot(self) -> None:
-        claim(self, "bot")
 
     def action_exit_club(self) -> None:
         self.exit(0)

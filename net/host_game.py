@@ -21,7 +21,7 @@ from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, SeatState, TableOptions
 from net.identity import GUEST_ID_PREFIX, Identities, is_guest
-from net.lobby.club_table_screen import CLAIM_BINDINGS, ClubTableScreen, check_claim, claim
+from net.lobby.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
 from net.lobby.waiting_screen import WaitingScreen
 from net.session_info import SessionInfo
 from net.store import NAME_RE, Player, Store
@@ -126,7 +126,7 @@ class FriendApp(EcarteApp):
                 self.host.identities.release(self.player)
 
 
-class HostApp(EcarteApp):
+class HostApp(ClaimKeys, EcarteApp):
     """This terminal's app: waits for the friend, then plays seat A of the host's table."""
 
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
@@ -165,12 +165,3 @@ class HostApp(EcarteApp):
     def close_open_table(self, _lt: LiveTable) -> None:
         self.exit(0)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        allowed = check_claim(self, action)
-        return super().check_action(action, parameters) if allowed is None else allowed
-
-    def action_claim_win(self) -> None:
-        claim(self, "win")
-
-    def action_claim_bot(self) -> None:
-        claim(self, "bot")

@@ -64,6 +64,21 @@ def claim(app: App[Any], what: str) -> None:
         screen.action_take_win() if what == "win" else screen.action_call_bot()
 
 
+class ClaimKeys:
+    """For an app whose player may claim a forfeit (the club's, the host's): the app-wide
+    ``w``/``b`` keys of ``CLAIM_BINDINGS``, enabled only while there is a claim."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        allowed = check_claim(self, action)  # type: ignore[arg-type]
+        return super().check_action(action, parameters) if allowed is None else allowed  # type: ignore[misc]
+
+    def action_claim_win(self) -> None:
+        claim(self, "win")  # type: ignore[arg-type]
+
+    def action_claim_bot(self) -> None:
+        claim(self, "bot")  # type: ignore[arg-type]
+
+
 class PresenceChanged(Message):
     """Someone sat down, left, came back, or the table was closed by a forfeit."""
 
