@@ -365,36 +365,33 @@ class ExpertBot:
         return [t.result(a, len(deals)) for t, a in zip(tallies, cards, strict=True)]
 
     def _decide(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
-        view = ctx.view
-        deals = self.deals(view, rng, self._count(BID_DEALS), True)
-        ctx.weights = [d.weight for d in deals]
-        me = view.hand_mask
-        play, propose = _Tally(), _Tally()
-        risk = ctx.seat if view.exchanges == 0 else None
-        for deal in deals:
-            opp = deal.opp
-            play.add_blend(deal.weight, ctx.outcome(me, opp, risk))
-            ex = Exchange(me, opp, deal.stock, 0, view.exchanges, None)
-            ctx.finish(play_out(ex, ANSWER, ctx.trump, ctx.rules), propose, deal.weight)
-        n = len(deals)
-        return [play.result(PLAY, n), propose.result(PROPOSE, n)]
+        risk = ctx.seat if ctx.view.exchanges == 0 else None
+        return self._stand_or_exchange(ctx, rng, risk, True, ANSWER, PLAY, PROPOSE)
 
     def _answer(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
         view = ctx.view
-        deals = self.deals(view, rng, self._count(BID_DEALS), True)
-        ctx.weights = [d.weight for d in deals]
-        me = view.hand_mask
-        refuse, accept = _Tally(), _Tally()
         risk = None
         if view.exchanges == 0:
             risk = ctx.seat if view.rules.penalized == "committer" else ctx.opp
+        return self._stand_or_exchange(ctx, rng, risk, False, ELDER_DISCARD, REFUSE, ACCEPT)
+
+    def _stand_or_exchange(self, ctx: _Context, rng: random.Random, risk: int | None,
+                           elder: bool, step: int, stand: Action,
+                           exchange: Action) -> list[ActionEval]:
+        """The elder's "play or propose" and the dealer's "refuse or accept" alike: the
+        hand as dealt against an exchange, over the same sampled deals."""
+        view = ctx.view
+        deals = self.deals(view, rng, self._count(BID_DEALS), True)
+        ctx.weights = [d.weight for d in deals]
+        me = view.hand_mask
+        stood, exchanged = _Tally(), _Tally()
         for deal in deals:
-            opp = deal.opp
-            refuse.add_blend(deal.weight, ctx.outcome(opp, me, risk))
-            ex = Exchange(opp, me, deal.stock, 0, view.exchanges, None)
-            ctx.finish(play_out(ex, ELDER_DISCARD, ctx.trump, ctx.rules), accept, deal.weight)
+            first, second = (me, deal.opp) if elder else (deal.opp, me)
+            stood.add_blend(deal.weight, ctx.outcome(first, second, risk))
+            ex = Exchange(first, second, deal.stock, 0, view.exchanges, None)
+            ctx.finish(play_out(ex, step, ctx.trump, ctx.rules), exchanged, deal.weight)
         n = len(deals)
-        return [refuse.result(REFUSE, n), accept.result(ACCEPT, n)]
+        return [stood.result(stand, n), exchanged.result(exchange, n)]
 
     def _discards(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
         view = ctx.view
