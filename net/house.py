@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ecarte_tui.engine import EcnError, read_ecn
 
+from .club import BOT_PREFIX
 from .clubhouse.backers import Gallery
 from .clubhouse.ledger_db import ClubDB
 from .clubhouse.purse import (
@@ -43,8 +44,6 @@ if TYPE_CHECKING:
     from .club import LiveTable, TableOptions
 
 log = logging.getLogger(__name__)
-
-BOT_PREFIX = "bot:"
 
 
 def has_purse(player_id: str | None) -> bool:
