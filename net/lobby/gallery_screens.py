@@ -19,6 +19,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ecarte_tui.engine import Action
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 
 NOBODY = "nobody"
 
@@ -87,7 +88,7 @@ class AdviceScreen(ModalScreen[tuple[Action | None, str] | None]):
                 yield Static("Nothing to suggest now (not his turn): a note only.",
                              classes="line", markup=False)
             yield OptionList(*options, id="advice-choice")
-            yield Input(placeholder="a short note (optional)", id="advice-note")
+            yield OrderedInput(placeholder="a short note (optional)", id="advice-note")
             yield Static("enter send · tab note/choice · esc cancel", classes="line club-keys")
 
     def _send(self) -> None:

@@ -11,6 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
+
 
 class JoinScreen(ModalScreen[str | None]):
     AUTO_FOCUS = "#code"  # not on_mount: a screen closed at once has no children
@@ -25,7 +27,7 @@ class JoinScreen(ModalScreen[str | None]):
             title = "Join a table" if self.verb == "join" else "Watch a table"
             yield Static(title, classes="title")
             yield Static("The table's four-letter code:", classes="line")
-            yield Input(placeholder="KXRT", max_length=4, id="code")
+            yield OrderedInput(placeholder="KXRT", max_length=4, id="code")
             yield Static("enter go · esc cancel", classes="line club-keys")
 
     @on(Input.Submitted, "#code")

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 
 NameCheck = Callable[[str], str | None]
 """Registers the name; returns why it was refused, or None once it is the player's."""
@@ -38,7 +39,7 @@ class NameScreen(Screen[str]):
                 "key and you are this player again, with your games and record.",
                 classes="club-text",
             )
-            yield Input(self.suggestion, max_length=16, id="name")
+            yield OrderedInput(self.suggestion, max_length=16, id="name")
             yield Static("", id="name-error", classes="club-error")
             yield Static("enter take this name · ctrl+q quit", classes="club-keys")
         yield KeyBar()

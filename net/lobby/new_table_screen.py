@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS, RulesError
 from ecarte_tui.ui.players import bot_levels
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.club import BOT_PREFIX, TableOptions
 from net.clubhouse.options import ClubOptions, ClubOptionsError
 from net.clubhouse.pool import POOL_RULE_DESCRIPTIONS
@@ -133,7 +134,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                              classes="line club-explain")
                 with Horizontal(classes="row club-row"):
                     yield Label("Stake", classes="name")
-                    yield Input(str(club.stake), type="integer", max_length=4, compact=True,
+                    yield OrderedInput(str(club.stake), type="integer", max_length=4, compact=True,
                                 id="stake")
                     yield Label(f"chips a point, 0 to {MAX_STAKE} (004)",
                                 classes="club-explain")

@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.clubhouse.talk import ChatLine
 
 from .talk_panel import chat_text
@@ -49,7 +50,7 @@ class TalkScreen(ModalScreen[None]):
             if self.muted:
                 yield Static("The gallery is muted: you do not see the watchers' lines.",
                              id="talk-muted", markup=False)
-            yield Input(placeholder="Say something to the table", id="talk-input")
+            yield OrderedInput(placeholder="Say something to the table", id="talk-input")
             yield Static("enter send · esc close", classes="line club-keys")
 
     def _history(self) -> Text:

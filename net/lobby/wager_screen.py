@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.clubhouse.purse import LedgerError
 
 from .money_text import chips
@@ -72,7 +73,7 @@ class WagerScreen(ModalScreen[str | None]):
                              allow_blank=False, compact=True, id="wager-on")
             with Horizontal(classes="row"):
                 yield Label("Chips", classes="name")
-                yield Input(type="integer", max_length=6, compact=True, placeholder="amount",
+                yield OrderedInput(type="integer", max_length=6, compact=True, placeholder="amount",
                             id="wager-amount")
             yield Static(id="wager-error", classes="club-error")
             with Horizontal(classes="buttons"):

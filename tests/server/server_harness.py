@@ -82,8 +82,7 @@ class Seat:
         self.client.send(key)
 
     async def type(self, text: str) -> None:
-        """Key by key, as a person types (a whole burst at once may lose keys in Textual's
-        Input after a deletion)."""
+        """Key by key, as a person types (test_input_order sends bursts on purpose)."""
         for ch in text:
             self.press(ch.encode())
             await asyncio.sleep(0.03)
