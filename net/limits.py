@@ -6,6 +6,7 @@ tested without sleeping.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -26,10 +27,21 @@ class Limits:
     """Concurrent TCP connections from one peer address."""
     max_sessions_per_connection: int = 3
     """SSH multiplexes channels; without this one connection could open thousands of apps."""
+    session_open_timeout: float | None = 30.0
+    """Seconds after login a connection may take to start a session; an `ssh -N` (or a
+    channel that never asks for a shell) would otherwise hold a slot forever. None = never."""
+    sessionless_timeout: float | None = 30.0
+    """Seconds a connection may stay open after its last session ended without starting
+    another (a kept-alive ControlMaster holds a slot for nothing). None = never."""
     max_failed_auth_per_ip: int = 10
-    """Connections that end unauthenticated, per peer address, within the window below."""
+    """Failed logins per peer address, within the window below, before the address is
+    locked out (see `ConnectionTracker` for what counts); 0 = never lock out."""
     failed_auth_window: float = 300.0
-    """Seconds over which failed authentications are counted."""
+    """Seconds over which failed logins are counted; a lockout lasts until enough of
+    them are older than this."""
+    locked_out_key_tries: int = 5
+    """While its address is locked out, a connection is disconnected at this many refused
+    keys (not at the first: an agent offers all its keys, the listed one may come later)."""
     idle_timeout: float | None = 1800.0
     """Seconds without input (or app keep-alive) before a session is closed; None = never."""
     max_output_buffer: int = 1 << 20
@@ -95,15 +107,45 @@ class TokenBucket:
         return self._tokens > 0
 
 
+def describe_wait(seconds: float) -> str:
+    """'45 seconds' or '5 minutes', rounded up, so a client that waits that long is in."""
+    if seconds < 60:
+        n = max(1, math.ceil(seconds))
+        return f"{n} second{'s' if n != 1 else ''}"
+    n = math.ceil(seconds / 60)
+    return f"{n} minute{'s' if n != 1 else ''}"
+
+
 class ConnectionTracker:
-    """Counts live connections and recent auth failures per peer address."""
+    """Counts live connections and recent failed logins per peer address.
+
+    A failed login is a connection that asked to authenticate and ended without getting in:
+    a key refused in private mode, a signature that did not verify, a password tried against
+    a server that has none, a client that gave up or hit the login timeout mid-login. A
+    connection that never sent an authentication request (ssh-keyscan, a port probe, a
+    banner grab) is not one: it guesses nothing, and counting it let one visitor lock a
+    whole address (a NAT, a club's wifi) out. A connection that eventually gets in counts
+    nothing, however many of its keys were refused on the way (an agent offers them all).
+
+    An address with `max_failed_auth_per_ip` failures inside `failed_auth_window` is locked
+    out: the server refuses what can be guessed or abused (a key not on the list), telling
+    the client how long to wait, and cuts a connection that keeps offering such keys. It
+    never refuses what authenticates: an authorized key always gets in, so a dropped player
+    can take his seat back. In public mode every key
+    and every guest gets in, so nobody is locked out there: what can fail (a password bot,
+    a key whose signature does not verify, a client that gives up) is refused anyway, and
+    refusing guests would shut a whole NAT out because of one bot; failures are logged.
+    """
 
     def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
         self._limits = limits
         self._clock = clock
         self._live: dict[str, int] = defaultdict(int)
         self._total = 0
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        # Only the newest `max_failed_auth_per_ip` stamps matter, so an address hammering
+        # the server costs a bounded deque, not one float per attempt.
+        self._failures: dict[str, deque[float]] = {}
+        self._last_sweep = clock()
 
     @property
     def total(self) -> int:
@@ -111,13 +153,15 @@ class ConnectionTracker:
         return self._total
 
     def refusal_reason(self, ip: str) -> str | None:
-        """Why a new connection from `ip` must be refused, or None to accept it."""
+        """Why a new connection from `ip` must be refused before any crypto work, or None.
+
+        Failed logins are not a reason here: the connection may carry a key that
+        authenticates (see `lockout_reason`, checked at authentication time).
+        """
         if self._total >= self._limits.max_connections:
             return "server is full, try again later"
         if self._live.get(ip, 0) >= self._limits.max_connections_per_ip:
             return "too many connections from your address"
-        if self.recent_failures(ip) >= self._limits.max_failed_auth_per_ip:
-            return "too many failed logins from your address, try again later"
         return None
 
     def opened(self, ip: str) -> None:
@@ -133,21 +177,54 @@ class ConnectionTracker:
             del self._live[ip]
 
     def auth_failed(self, ip: str) -> None:
-        """Record a connection that ended without authenticating."""
-        self._failures[ip].append(self._clock())
-        self._prune(ip)
+        """Record a failed login (a connection that tried to authenticate and did not)."""
+        limit = self._limits.max_failed_auth_per_ip
+        if limit <= 0:
+            return
+        self._sweep()
+        stamps = self._failures.get(ip)
+        if stamps is None:
+            stamps = self._failures[ip] = deque(maxlen=limit)
+        stamps.append(self._clock())
 
     def recent_failures(self, ip: str) -> int:
-        """Failures from `ip` inside the counting window."""
+        """Failures from `ip` inside the counting window (at most the lockout limit)."""
         self._prune(ip)
         return len(self._failures.get(ip, ()))
+
+    def lockout_remaining(self, ip: str) -> float:
+        """Seconds until `ip` is no longer locked out; 0.0 when it is not locked out."""
+        limit = self._limits.max_failed_auth_per_ip
+        self._prune(ip)
+        stamps = self._failures.get(ip)
+        if limit <= 0 or stamps is None or len(stamps) < limit:
+            return 0.0
+        # Unlocked once the oldest of the newest `limit` failures leaves the window.
+        return max(0.0, stamps[0] + self._limits.failed_auth_window - self._clock())
+
+    def lockout_reason(self, ip: str) -> str | None:
+        """The refusal a locked-out address gets, naming the wait; None when not locked."""
+        remaining = self.lockout_remaining(ip)
+        if remaining <= 0:
+            return None
+        return f"too many failed logins from your address, try again in {describe_wait(remaining)}"
 
     def _prune(self, ip: str) -> None:
         stamps = self._failures.get(ip)
         if stamps is None:
             return
         horizon = self._clock() - self._limits.failed_auth_window
-        while stamps and stamps[0] < horizon:
+        while stamps and stamps[0] <= horizon:
             stamps.popleft()
         if not stamps:
             del self._failures[ip]
+
+    def _sweep(self) -> None:
+        """Forget addresses whose failures all expired, at most once per window, so many
+        addresses failing once each (an IPv6 prefix) do not grow the table for ever."""
+        now = self._clock()
+        if now - self._last_sweep < self._limits.failed_auth_window:
+            return
+        self._last_sweep = now
+        for ip in list(self._failures):
+            self._prune(ip)

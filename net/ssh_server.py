@@ -19,7 +19,7 @@ from typing import Any
 import asyncssh
 
 from net.host_key import host_key_fingerprint, join_command, load_or_create_host_key
-from net.limits import ConnectionTracker, Limits
+from net.limits import ConnectionTracker, Limits, describe_wait
 from net.ssh_session import AppFactory, AppSession, ClientIdentity, CommandFilter
 
 log = logging.getLogger(__name__)
@@ -52,22 +52,31 @@ class _ServerState:
 
 
 class _ConnectionHandler(asyncssh.SSHServer):
-    """Per-connection policy: admission, authentication and what may be opened."""
+    """Per-connection policy: admission, authentication, deadlines and what may be opened.
+
+    After login a connection must keep a session running: it gets `session_open_timeout`
+    to start one and `sessionless_timeout` after its last one ends, or it is disconnected
+    (sessions themselves are bounded by the app's idle timeouts).
+    """
 
     def __init__(self, state: _ServerState) -> None:
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
         self._admitted = False
+        self._attempted = False
+        self._refused_keys = 0  # while the address is locked out
         self._authenticated = False
         self._username = ""
         self._key_fingerprint: str | None = None
-        self._sessions = 0
+        self._sessions: set[AppSession] = set()
+        self._deadline: asyncio.TimerHandle | None = None
 
     # --- admission ----------------------------------------------------------------------
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Refuse over-limit or recently-failing peers before any crypto work."""
+        """Refuse over-limit peers before any crypto work (failed logins are checked at
+        authentication time: a locked-out address may still bring a key that is let in)."""
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._ip = str(peer[0]) if peer else "?"
@@ -83,20 +92,36 @@ class _ConnectionHandler(asyncssh.SSHServer):
         self._state.connections.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Release the slot; an unauthenticated end counts as a failed login."""
+        """Release the slot and the deadline; ending mid-login counts as a failed login.
+
+        A connection that never asked to authenticate (keyscan, port probe) is no failure.
+        """
+        self._cancel_deadline()
         if not self._admitted:
             return
         self._admitted = False
         self._state.tracker.closed(self._ip)
-        if not self._authenticated:
+        if self._attempted and not self._authenticated:
             self._state.tracker.auth_failed(self._ip)
+            log.info(
+                "failed login from %s as %r (%d recent): %s",
+                self._ip,
+                self._username,
+                self._state.tracker.recent_failures(self._ip),
+                exc or "client left",
+            )
         if self._conn is not None:
             self._state.connections.discard(self._conn)
+            self._conn = None
 
     # --- authentication -----------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
-        """Always require auth: with 'none' accepted, clients would never offer keys."""
+        """Always require auth: with 'none' accepted, clients would never offer keys.
+
+        From here on, leaving without getting in is a failed login.
+        """
+        self._attempted = True
         self._username = username
         return True
 
@@ -112,9 +137,28 @@ class _ConnectionHandler(asyncssh.SSHServer):
         later guest login resets it).
         """
         if self._state.private and not self._is_authorized(key):
+            self._key_refused()
             return False
         self._key_fingerprint = key.get_fingerprint("sha256")
         return True
+
+    def _key_refused(self) -> None:
+        """From a locked-out address, say how long the lockout lasts, and end the connection
+        once it has offered `locked_out_key_tries` refused keys while locked out.
+
+        The first refusal only sends the reason as a banner (OpenSSH prints it): an agent
+        offers every key it holds, and the one that is listed must still get its turn.
+        asyncssh sends a DisconnectError raised here as the disconnect message.
+        """
+        reason = self._state.tracker.lockout_reason(self._ip)
+        if reason is None or self._conn is None:
+            return
+        self._refused_keys += 1
+        if self._refused_keys >= self._state.limits.locked_out_key_tries:
+            log.info("refusing login from %s as %r: %s", self._ip, self._username, reason)
+            raise asyncssh.PermissionDenied(reason)
+        if self._refused_keys == 1:
+            self._conn.send_auth_banner(reason + "\n")
 
     def _is_authorized(self, key: asyncssh.SSHKey) -> bool:
         path = self._state.authorized_keys
@@ -154,14 +198,18 @@ class _ConnectionHandler(asyncssh.SSHServer):
             self._username,
             self._key_fingerprint or "guest",
         )
+        timeout = self._state.limits.session_open_timeout
+        if timeout is not None:
+            reason = f"no session opened within {describe_wait(timeout)} of login"
+            self._set_deadline(timeout, reason)
 
     # --- channels -------------------------------------------------------------------------
 
     def session_requested(self) -> Any:
         """One app per session channel, a few concurrent channels per connection at most."""
-        if self._conn is None or self._sessions >= self._state.limits.max_sessions_per_connection:
+        limit = self._state.limits.max_sessions_per_connection
+        if self._conn is None or len(self._sessions) >= limit:
             return False
-        self._sessions += 1
         identity = ClientIdentity(self._username, self._key_fingerprint, self._ip)
         session = AppSession(
             identity,
@@ -170,13 +218,58 @@ class _ConnectionHandler(asyncssh.SSHServer):
             allow_command=self._state.allow_command,
             on_end=self._session_ended,
         )
+        self._sessions.add(session)
         self._state.sessions.add(session)
         channel = self._conn.create_server_channel(encoding=None)
         return channel, session
 
     def _session_ended(self, session: AppSession) -> None:
-        self._sessions -= 1
+        """Free the channel's slot; the last session ending starts the sessionless deadline.
+
+        A channel that never ran an app does not restart a pending deadline, or opening and
+        closing channels would keep a connection open for ever.
+        """
+        self._sessions.discard(session)
         self._state.sessions.discard(session)
+        timeout = self._state.limits.sessionless_timeout
+        if timeout is None or self._has_running_session():
+            return
+        if session.task is not None or self._deadline is None:
+            self._set_deadline(timeout, f"no session open for {describe_wait(timeout)}")
+
+    # --- deadlines ------------------------------------------------------------------------
+
+    def _has_running_session(self) -> bool:
+        """A session counts once its app started; an open channel that never asked for a
+        shell does not (it would hold the connection past every deadline)."""
+        return any(s.task is not None and not s.task.done() for s in self._sessions)
+
+    def _set_deadline(self, seconds: float, reason: str) -> None:
+        """(Re)start the one deadline timer; never on a closed connection (no leak)."""
+        self._cancel_deadline()
+        if self._conn is None or not self._admitted:
+            return
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.call_later(seconds, self._deadline_passed, reason)
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self, reason: str) -> None:
+        """Disconnect unless a session started meanwhile (its app's timeouts take over)."""
+        self._deadline = None
+        if self._conn is None or self._has_running_session():
+            return
+        log.info(
+            "closing connection from %s as %r (%s): %s",
+            self._ip,
+            self._username,
+            self._key_fingerprint or "guest",
+            reason,
+        )
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, reason)
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int

@@ -104,6 +104,8 @@ def test_connection_tracker_limits_and_failure_window():
     tracker.closed("a")
     tracker.auth_failed("c")
     tracker.auth_failed("c")
-    assert "failed" in (tracker.refusal_reason("c") or "")
-    now[0] += limits.failed_auth_window + 1
+    # Failed logins never refuse the connection itself: a key may still get in.
     assert tracker.refusal_reason("c") is None
+    assert "failed" in (tracker.lockout_reason("c") or "")
+    now[0] += limits.failed_auth_window + 1
+    assert tracker.lockout_reason("c") is None
