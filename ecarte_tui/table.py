@@ -29,7 +29,7 @@ from .engine import (
     seat_view,
     write_ecn,
 )
-from .engine.deal import FirstDealDraw
+from .engine.deal import FirstDealDraw, deal_rng
 
 
 class TableError(ValueError):
@@ -84,7 +84,7 @@ class Table:
 
     match: Match
     names: tuple[str, str] = ("A", "B")
-    rng: random.Random = field(default_factory=random.Random)
+    rng: random.Random = field(default_factory=deal_rng)  # the OS's unless seeded (deal_rng)
     tags: dict[str, str] = field(default_factory=dict)
     draw: FirstDealDraw | None = None
     persist: Callable[[Table], None] | None = None  # called before anyone is shown a change
@@ -106,8 +106,9 @@ class Table:
         seed: int | None = None,
         first_dealer: int | None = None,
     ) -> Table:
-        """A new match; the first dealer is drawn (RULES.md §2) unless given."""
-        rng = random.Random(seed)
+        """A new match; the first dealer is drawn (RULES.md §2) unless given. Without a seed
+        the cards come from the operating system's generator and no ``Seed`` tag is written."""
+        rng = deal_rng(seed)
         tags = {"A": names[0], "B": names[1], "Date": date.today().isoformat()}
         if seed is not None:
             tags["Seed"] = str(seed)
@@ -126,7 +127,7 @@ class Table:
     def from_record(cls, text: str, seed: int | None = None) -> Table:
         """Resume a saved game (ECN); raises EcnError on a broken record."""
         record = read_ecn(text)
-        rng = random.Random(seed)
+        rng = deal_rng(seed)
         names = record.names
         table = cls(record.match, names, rng, dict(record.tags))
         if table.match.phase is Phase.TRICKS:
@@ -285,6 +286,20 @@ class Table:
             self.match.deal(self.rng)
         except DealError as e:  # pragma: no cover - the status checks prevent it
             raise TableError(str(e)) from None
+        self._ready = [False, False]
+        self._king_gate = None
+        self._publish()
+
+    def forfeit(self, seat: int) -> None:
+        """``seat`` did not come back in time: the other seat wins the game in progress and
+        the match. The record says so (``[Forfeit "B"]``, ECN.md), so the store, the archive,
+        the ledger and every screen read one result; stored and shown like any change."""
+        try:
+            self.match.forfeit(seat)
+        except IllegalAction as e:
+            raise TableError(str(e)) from None
+        self.tags["Forfeit"] = "AB"[seat]
+        self.tags["Result"] = f"{'AB'[1 - seat]} wins: {self.names[seat]} did not come back"
         self._ready = [False, False]
         self._king_gate = None
         self._publish()

@@ -158,7 +158,11 @@ class Club:
         self.reconnect_timeout = reconnect_timeout
         self.bot_delay = bot_delay
         self.clock = clock
-        self.rng = rng or random.Random()
+        # Given a Random (tests, the bench), table codes and deals follow from its seed; else
+        # everything comes from the operating system's generator: no deal can be predicted
+        # from earlier ones where chips are staked, and no Seed tag is written.
+        self.seeded = rng is not None and not isinstance(rng, random.SystemRandom)
+        self.rng: random.Random = rng if rng is not None else random.SystemRandom()
         self.bot_factory = bot_factory
         self.tables: dict[str, LiveTable] = {}
         self.lobby_listeners: list[Callable[[], None]] = []
@@ -351,13 +355,14 @@ class Club:
 
     def _start(self, lt: LiveTable, ecn: str = "") -> None:
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
+        seed = self.rng.getrandbits(64) if self.seeded else None  # None: the OS's shuffles
         if ecn:
-            table = Table.from_record(ecn, seed=self.rng.getrandbits(64))
+            table = Table.from_record(ecn, seed=seed)
         else:
             rules = lt.options.rules()
             if lt.rounds is not None:
                 rules = pool_tables.round_rules(rules)  # a round is one game
-            table = Table.new(rules, names, seed=self.rng.getrandbits(64))
+            table = Table.new(rules, names, seed=seed)
         self._attach(lt, table)
 
     def _attach(self, lt: LiveTable, table: Table) -> None:
@@ -446,16 +451,12 @@ class Club:
         if lt.rounds is not None:  # a pool or French-rule table goes on: only the round ends
             pool_tables.forfeit_round(self, lt, seat)
             return
-        lt.finished = True
+        if lt.finished or lt.table.match.is_over:
+            raise ClubError("this game is over already")
         lt.forfeit = other
-        lt.table.tags["Result"] = f"{'AB'[seat]} wins: {lt.seats[other].name} did not come back"
-        self.store.save_table(
-            lt.code, ecn=lt.table.record_text(), status="finished",
-            winner=lt.seats[seat].player_id,
-        )
-        self._archive(lt, lt.table)
-        if self.house is not None:
-            self.house.forfeit(lt, lt.table, seat)
+        # the record says it ([Forfeit]); stored, archived, settled and rated by _persist
+        # like any match that ends, before anyone is shown it
+        lt.table.forfeit(other)
         lt.notify()
         self._lobby_changed()
 

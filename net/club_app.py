@@ -43,8 +43,12 @@ CLUB_HELP = """
 |---|---|
 | `/` | table talk: say a short line to the table (players and watchers) |
 | `m` | mute or unmute the gallery (players): watchers' lines are not shown to you |
-| `g` | back a player, or nobody (watchers); sides are fixed during a game |
+| `g` | back a player, or nobody (watchers); fixed for a game, and on your wager's side |
 | `s` | advise the player you back: an action and a short note, seen by him only |
+| `v` | your backers (players): show one your hand, or take it back, at once |
+
+Nobody sees your hand unless you show it (`v`). A backer who is shown it talks to you
+alone (`/`) until the game ends.
 | `$` | wager chips on a game's winner, before its first hand (watchers) |
 | `t` | take the loser's seat when it is offered to you (French rule) |
 | `w` / `b` | when your opponent has not come back in time: take the win, or let a bot play on |
@@ -79,6 +83,7 @@ class ClubApp(ClaimKeys, EcarteApp):
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
     home_title = "Lobby"
     new_game_title = "New table"
+    quit_title = "Lobby"  # q at a table (and on the match-over box) goes back to the lobby
     help_extra = CLUB_HELP
 
     def __init__(self, ctx: ClubContext, info: SessionInfo) -> None:

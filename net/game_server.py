@@ -24,7 +24,7 @@ from net.identity import Identities
 from net.limits import Limits
 from net.session_info import SessionInfo
 from net.ssh_server import GameSSHServer, start_server
-from net.store import Store
+from net.store import GalleryStore, Store
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class ServerConfig:
     bot_delay: float = 0.8
     default_bot_level: str = "expert"
     limits: Limits = field(default_factory=Limits)
-    seed: int | None = None  # table codes and deals, for tests and benchmarks
+    seed: int | None = None  # table codes and deals, for tests; None: the OS's generator
 
     def reach_host(self) -> str:
         if self.public_host:
@@ -65,9 +65,10 @@ class GameServer:
             archive_dir=config.data_dir / "archive",
             reconnect_timeout=config.reconnect_timeout,
             bot_delay=config.bot_delay,
-            rng=random.Random(config.seed),
+            # no seed: shuffles from the operating system's generator (chips are staked here)
+            rng=random.Random(config.seed) if config.seed is not None else None,
         )
-        self.house = House(config.data_dir / "club.db")
+        self.house = House(config.data_dir / "club.db", galleries=GalleryStore(self.store))
         self.club.house = self.house
         self.identities = Identities(self.store)
         self.ssh: GameSSHServer | None = None

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ecarte_tui.table import Table
 
     from .club import LiveTable, TableOptions
+    from .store import GalleryStore
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +81,9 @@ class StoredRound:
 class House:
     """One per server; shares the server's SQLite file (its own ``club_*`` tables)."""
 
-    def __init__(self, db_path: Path | str) -> None:
+    def __init__(self, db_path: Path | str, galleries: GalleryStore | None = None) -> None:
         self.db = ClubDB(db_path)
+        self.galleries = galleries  # where galleries are kept across a restart (the store)
         self.ledger = Ledger(self.db)
         self.ratings = RatingBook(self.db)
         self._talks: dict[str, TableTalk] = {}
@@ -103,21 +105,58 @@ class House:
         return talk
 
     def gallery(self, lt: LiveTable) -> Gallery:
+        """The table's gallery, in step with its seats and its game (sides are fixed while a
+        game is played); made from the store after a restart, and stored at every change."""
         g = self._galleries.get(lt.code)
         players = (lt.seats[0].player_id, lt.seats[1].player_id)
         if g is None:
             opts = lt.options.club
-            g = self._galleries[lt.code] = Gallery(
-                players, french_rule=opts.french_rule, backers_see_hand=opts.backers_see_hand
-            )
-        elif tuple(g.players) != players:
+            g = Gallery(players, french_rule=opts.french_rule,
+                        backers_see_hand=opts.backers_see_hand)
+            stored = self.galleries.load(lt.code) if self.galleries is not None else None
+            if stored is not None:
+                g.restore(stored)
+            if self.galleries is not None:
+                store, code = self.galleries, lt.code
+                g.on_change = lambda: store.save(code, g.state())
+            self._galleries[lt.code] = g
+        if tuple(g.players) != players:
             g.set_players(players, {s.player_id: s.name or "" for s in lt.seats if s.player_id})
+        self._sync_game(lt, g)
         return g
+
+    @staticmethod
+    def _sync_game(lt: LiveTable, g: Gallery) -> None:
+        """Tell the gallery which game is being played (its ledger id), or that none is."""
+        table = lt.table
+        if table is None:
+            return
+        m = table.match
+        playing = bool(m.games) and m.games[-1].winner is None and not m.is_over
+        key = game_id(lt.record_id, len(m.games)) if playing else None
+        if playing and (not g.in_game or g.game != key):
+            g.new_game(game=key)
+        elif not playing and g.in_game:
+            winner = m.games[-1].winner if m.games else None
+            g.game_over(g.players[1 - winner] if winner is not None else None)
+
+    def wager_side(self, lt: LiveTable, bettor: str) -> str | None:
+        """Whom ``bettor`` wagered on in the game being played or about to be, if anyone."""
+        m = lt.table.match if lt.table is not None else None
+        if m is None:
+            return None
+        n = len(m.games) if m.games and m.games[-1].winner is None else len(m.games) + 1
+        for w in self.ledger.wagers(game_id(lt.record_id, n)):
+            if w.bettor == bettor:
+                return w.on_player
+        return None
 
     def forget(self, code: str) -> None:
         """The table left memory (the club's sweep): its talk and gallery go with it."""
         self._talks.pop(code, None)
         self._galleries.pop(code, None)
+        if self.galleries is not None:
+            self.galleries.forget(code)
 
     def _tell(self, code: str, what: str) -> None:
         for cb in list(self.listeners):
@@ -190,6 +229,11 @@ class House:
                 self._settle(lt, t, n, players[g.winner], (g.score[0], g.score[1]))
         current = len(m.games)
         if m.is_over:
+            # a game opened for wagers but never dealt (a forfeit between games) is not in
+            # the record: no result will come, so its chips go back
+            for n in sorted(t.opened - t.settled):
+                if n > current:
+                    self._void(lt, t, n)
             if not t.rated:
                 self._rate(lt, t, table, None)
             return
@@ -199,30 +243,20 @@ class House:
         if hand is not None and hand.game + 1 == next_game and hand.actions:
             self._close(lt, t, next_game)
 
-    def forfeit(self, lt: LiveTable, table: Table, winner_seat: int) -> None:
-        """The match ended because a player did not come back: the other wins it all."""
-        players = (lt.seats[0].player_id, lt.seats[1].player_id)
-        t = self._tracked.setdefault(lt.record_id, _Tracked())
-        # the game is counted as won: the winner's points are the target (a stake then pays
-        # for the points the absent player did not stay to lose)
-        score = list(table.match.scores)
-        score[winner_seat] = max(score[winner_seat], table.rules.target)
-        for n in sorted(t.opened - t.settled):
-            self._settle(lt, t, n, players[winner_seat], (score[0], score[1]))
-        if not t.rated:
-            self._rate(lt, t, table, winner_seat)
-
     def abandon(self, lt: LiveTable) -> None:
         """A table closed without a result: every chip in escrow goes back."""
         t = self._tracked.get(lt.record_id)
         if t is None:
             return
         for n in sorted(t.opened - t.settled):
-            try:
-                self.ledger.void(game_id(lt.record_id, n))
-            except LedgerError:
-                log.exception("voiding %s/%s", lt.record_id, n)
-            t.settled.add(n)
+            self._void(lt, t, n)
+
+    def _void(self, lt: LiveTable, t: _Tracked, n: int) -> None:
+        try:
+            self.ledger.void(game_id(lt.record_id, n))
+        except LedgerError:
+            log.exception("voiding %s/%s", lt.record_id, n)
+        t.settled.add(n)
 
     def _open(self, lt: LiveTable, t: _Tracked, n: int, players: tuple[str, str]) -> None:
         if n in t.opened:
@@ -294,11 +328,11 @@ class House:
                 if rec.winner is not None:
                     return Outcome(g.players[rec.winner], (rec.score[0], rec.score[1]))
             if stored.status == "finished":
-                if stored.winner in g.players:  # won by forfeit: counted as won (forfeit)
-                    score = list(match.scores) if match is not None else [0, 0]
-                    w = g.players.index(stored.winner)
-                    if match is not None:
-                        score[w] = max(score[w], match.rules.target)
+                # a record from before [Forfeit] whose game was forfeited: the store's winner
+                # and the score on the table at the forfeit; a game not in it was never dealt
+                in_record = match is not None and n == len(match.games)
+                if stored.winner in g.players and in_record:
+                    score = match.games[n - 1].score  # type: ignore[union-attr]
                     return Outcome(stored.winner, (score[0], score[1]))
                 return VOIDED
             return None  # still being played: its chips stay in escrow

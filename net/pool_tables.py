@@ -159,8 +159,6 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
     if club.house is not None:
         club.house.table_moved(lt, table)
     if over and rounds.timer is None:
-        if rounds.forfeit is not None and club.house is not None:
-            club.house.forfeit(lt, table, rounds.forfeit)  # idempotent after a restart
         club._archive(lt, table)
         if rounds.offer is not None:
             _schedule(club, lt, max(0.0, rounds.offer.deadline - club.clock()))
@@ -171,8 +169,9 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
 
 
 def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
-    """The opponent did not come back in time: ``winner_seat`` wins this round, as if the
-    game were won; the absent player is the loser (in a pool he waits, and may come back)."""
+    """The opponent did not come back in time: ``winner_seat`` wins this round by forfeit
+    (``Table.forfeit``: the record says it, at the score on the table); the absent player is
+    the loser (in a pool he waits, and may come back)."""
     from .club import ClubError
 
     rounds = lt.rounds
@@ -180,13 +179,11 @@ def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
     assert rounds is not None and table is not None
     if rounds.forfeit is not None or table.match.is_over:
         raise ClubError("this game is over already")
-    loser = lt.seats[1 - winner_seat]
-    table.tags["Result"] = f"{'AB'[winner_seat]} wins: {loser.name} did not come back"
     for b in lt.bots:
         if b is not None:
             b.stop()
     rounds.forfeit = winner_seat
-    persist(club, lt, table)  # recorded, stored and settled before anyone is shown it
+    table.forfeit(1 - winner_seat)  # recorded, stored and settled before anyone is shown it
 
 
 def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:

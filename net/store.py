@@ -55,6 +55,19 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 );
 """
 
+# Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
+# which are done). A new file gets SCHEMA, then every upgrade, like an old one.
+SCHEMA_VERSION = 2
+UPGRADES: dict[int, str] = {
+    2: """
+    CREATE TABLE IF NOT EXISTS galleries (   -- a live table's gallery (net/clubhouse/backers.py)
+        code TEXT PRIMARY KEY,
+        state TEXT NOT NULL,              -- JSON: whom each watcher backs, grants, sides
+        updated TEXT NOT NULL
+    );
+    """,
+}
+
 # Finished matches: a table without rounds is one match; a rounds table's matches are its
 # rounds (with the table's options). Parameters: the player twice for each part.
 _FINISHED_ANY = """
@@ -107,6 +120,17 @@ class Store:
         # NORMAL in WAL mode survives a killed process (only a power cut can lose the tail).
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring an older file up to ``SCHEMA_VERSION`` (each step in one transaction)."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        for target in range(version + 1, SCHEMA_VERSION + 1):
+            with self._tx() as db:
+                for statement in UPGRADES.get(target, "").split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {target}")
 
     def close(self) -> None:
         self._db.close()
@@ -345,3 +369,31 @@ def check_name(name: str) -> None:
         raise StoreError(
             "a name is 2 to 16 letters, digits, '.', '_' or '-', starting with a letter or digit"
         )
+
+
+class GalleryStore:
+    """Each live table's gallery (whom watchers back, the players' grants, the game's
+    sides), on the store's connection, so a restart brings it back as it was."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def save(self, code: str, state: dict[str, object]) -> None:
+        with self.store._tx() as db:
+            db.execute(
+                "INSERT INTO galleries (code, state, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET state = excluded.state, "
+                "updated = excluded.updated",
+                (code, json.dumps(state), _now()),
+            )
+
+    def load(self, code: str) -> dict[str, object] | None:
+        with self.store._lock:
+            row = self.store._db.execute(
+                "SELECT state FROM galleries WHERE code = ?", (code,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def forget(self, code: str) -> None:
+        """The table is gone: so is its gallery."""
+        with self.store._tx() as db:
+            db.execute("DELETE FROM galleries WHERE code = ?", (code,))

@@ -8,6 +8,11 @@ so advice is never even encoded for anybody but the backed player.
 
 Sinks are set by each session's table screen and only post a message into their own app
 (every app runs in the server's one event loop, but each draws in its own task).
+
+A player shows his hand to a backer (``grant``) or takes it back; the backer's sessions are
+told at once (a ``GalleryNotice`` with ``view_changed``) and rebuild on what they may now
+see. While a backer sees a hand (and for the rest of that game) ``say`` sends his lines to
+his player alone.
 """
 
 from __future__ import annotations
@@ -26,10 +31,32 @@ from .house import House
 if TYPE_CHECKING:
     from .club import Club, LiveTable
 
-News = ChatLine | Advice
+
+
+@dataclass(frozen=True, slots=True)
+class GalleryNotice:
+    """News of the gallery for one member: a new backer, a hand shown or taken back
+    (``view_changed``: the backer's screen must be rebuilt on what he may see now)."""
+
+    text: str
+    view_changed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BackerRow:
+    """One backer as his player's dialog lists him."""
+
+    watcher: str
+    name: str
+    sees_hand: bool
+    here: bool
+
+
+News = ChatLine | Advice | GalleryNotice
 Sink = Callable[[News], None]
 
-__all__ = ["GalleryError", "News", "Sink", "TableRoom", "TalkError", "room_for"]
+__all__ = ["BackerRow", "GalleryError", "GalleryNotice", "News", "Sink", "TableRoom",
+           "TalkError", "room_for"]
 
 
 @dataclass
@@ -110,36 +137,28 @@ class TableRoom:
     # ------------------------------------------------------------------ talk
 
     def say(self, member: str, text: str) -> None:
-        """TalkError (nothing sent) if the line is refused."""
-        for d in self.talk.say(member, text):
+        """TalkError (nothing sent) if the line is refused. A backer who sees (or saw, this
+        game) his player's hand talks to that player only."""
+        only_to = None if self.lt.seat_of(member) is not None else self.talk_only_to(member)
+        to_name = ""
+        if only_to is not None:
+            seat = self.lt.seat_of(only_to)
+            to_name = (self.lt.seats[seat].name or "") if seat is not None else ""
+        for d in self.talk.say(member, text, only_to, to_name):
             self._deliver(d.recipient, d.line)
+
+    def talk_only_to(self, member: str) -> str | None:
+        """The one player a watcher's lines may reach now, or None (the whole table)."""
+        return self.gallery.talk_only_to(member)
 
     def mute_gallery(self, member: str, muted: bool) -> None:
         self.talk.mute_gallery(member, muted)
 
     # ------------------------------------------------------------------ the gallery
 
-    def sync_game(self) -> None:
-        """Sides are fixed while a game is being played: tell the gallery when one is."""
-        table = self.lt.table
-        if table is None:
-            return
-        g = self.gallery
-        m = table.match
-        playing = bool(m.games) and m.games[-1].winner is None and not m.is_over
-        if playing and not g.in_game:
-            g.new_game()
-        elif not playing and g.in_game:
-            winner = m.games[-1].winner if m.games else None
-            loser = g.players[1 - winner] if winner is not None else None
-            if loser is not None:
-                g.game_over(loser)
-            else:
-                g.in_game = False
-
     def back(self, watcher: str, seat: int | None) -> None:
-        """Back the player in ``seat`` (None: nobody); GalleryError says why not."""
-        self.sync_game()
+        """Back the player in ``seat`` (None: nobody); GalleryError says why not. Not after
+        wagering on the other player in this game; the player is told he has a backer."""
         g = self.gallery
         if seat is None:
             if g.in_game and g.backing(watcher) is not None:
@@ -149,10 +168,33 @@ class TableRoom:
         player = self.lt.seats[seat].player_id
         if player is None:
             raise GalleryError("nobody sits in that seat")
-        g.back(watcher, player)
+        before = g.backing(watcher)
+        g.back(watcher, player, wagered_on=self.house.wager_side(self.lt, watcher))
+        if before != player:
+            name = g.backer_name(watcher)
+            how = (": v to show him your hand" if g.backers_see_hand
+                   else " (this table shows no backer a hand)")
+            self._deliver(player, GalleryNotice(f"{name} backs you{how}."))
+
+    def backers(self, player: str) -> list[BackerRow]:
+        """``player``'s backers, the earliest first (for his dialog)."""
+        g = self.gallery
+        return [BackerRow(w, g.backer_name(w), g.view_seat(w) is not None, g.present(w))
+                for w in g.backers_of(player)]
+
+    def grant(self, player: str, watcher: str, see: bool) -> None:
+        """``player`` shows his hand to his backer ``watcher`` (or takes it back): at once,
+        the backer's sessions rebuild on what they may see. GalleryError says why not."""
+        if not self.gallery.grant(player, watcher, see):
+            return
+        seat = self.lt.seat_of(player)
+        name = (self.lt.seats[seat].name if seat is not None else None) or "your player"
+        text = (f"{name} shows you the hand: your talk now goes to {name} only." if see
+                else f"{name} no longer shows you the hand.")
+        self._deliver(watcher, GalleryNotice(text, view_changed=True))
 
     def view_seat(self, watcher: str) -> int | None:
-        """The seat whose hand this watcher sees (``backers_see_hand``), else None."""
+        """The seat whose hand this watcher sees (his player shows it to him), else None."""
         return self.gallery.view_seat(watcher)
 
     def legal_for(self, watcher: str) -> tuple[int, tuple[Action, ...]] | None:

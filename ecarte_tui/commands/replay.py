@@ -10,8 +10,18 @@ from ..engine import EcnError, read_ecn, summary
 from ..engine.ecn import SYNTAX, Record
 from ..engine.replay_text import replay_lines
 
+FORFEIT_HELP = """\
+A match ended by forfeit: the tag [Forfeit "B"] says that B did not come back in
+time (A for A). It changes no card: read at the end of the record, it gives the
+game in progress (if any) and the match to the other seat, so --json shows that
+seat as games[-1].winner and match_winner, and the text replay says so. A value
+other than A or B is not ECN (exit 2); a Forfeit tag on a match already won is a
+rule break (exit 1)."""
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's lines as written
+    p.epilog = FORFEIT_HELP
     p.add_argument("file", metavar="FILE", help="an ECN record (- for standard input)")
     p.add_argument("--json", action="store_true", help="print the JSON summary of ECN.md")
     p.add_argument(

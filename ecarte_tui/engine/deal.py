@@ -9,6 +9,13 @@ from .cards import STRENGTH, card_str
 from .rules import Rules
 
 
+def deal_rng(seed: int | None = None) -> random.Random:
+    """Where a table's chance comes from: with a seed, the Mersenne Twister, so the same seed
+    deals the same cards (local play, tests, the arena); without one, the operating system's
+    generator, whose next deal no record or earlier deal can predict (a server with chips)."""
+    return random.Random(seed) if seed is not None else random.SystemRandom()
+
+
 def shuffled_deck(rng: random.Random) -> list[int]:
     """A Fisher-Yates shuffle on ``getrandbits``: the same seed deals the same cards everywhere.
 

@@ -18,6 +18,9 @@ RULE = 1  # exit status: well-formed, but breaks a rule
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _HEADER = ("dealer", "A", "B", "up", "stock")
 _SEAT_WORDS = ("A", "B")  # not ``in SEATS``: that is a substring test, true for "AB"
+# [Forfeit "B"]: B did not come back, so A wins the game in progress (if any) and the match.
+# A free tag (it changes no play), read at the record's end since tags come first.
+FORFEIT = "Forfeit"
 
 
 class EcnError(ValueError):
@@ -73,6 +76,7 @@ class _Reader:
         self.header_next = -1  # index in _HEADER of the next header line, -1 when none
         self.hand_line = 0
         self.seen = 0
+        self.forfeit_line = 0
 
     def rules(self) -> Rules:
         preset = self.tags.get("Rules", "classic")
@@ -128,6 +132,12 @@ class _Reader:
                 raise EcnError(n, str(e), SYNTAX) from None
             self.params.append((n, name, value))
         else:
+            if name == FORFEIT:
+                if value not in _SEAT_WORDS:
+                    raise EcnError(
+                        n, f"the Forfeit tag names the seat that did not come back, 'A' or "
+                        f"'B', not {value!r}", SYNTAX)
+                self.forfeit_line = n
             self.tags[name] = value
 
     def ensure_match(self) -> Match:
@@ -215,6 +225,13 @@ class _Reader:
                 last_line, f"the hand is cut off: expected the '{want}' line", SYNTAX
             )
         match = self.ensure_match()
+        if FORFEIT in self.tags:  # tags come first, but a forfeit ends the record's match
+            seat = SEATS.index(self.tags[FORFEIT])
+            if match.phase is Phase.OVER:
+                raise EcnError(
+                    self.forfeit_line,
+                    f"{SEATS[seat]} cannot forfeit: {_over(match)}", RULE)
+            match.forfeit(seat)
         return Record(match, dict(self.tags))
 
 
@@ -247,6 +264,8 @@ def write_ecn(record: Record | Match, tags: dict[str, str] | None = None) -> str
     for name, value in record.tags.items():
         if name not in ("A", "B", "Rules"):
             out.append(f'[{name} "{_escape(value)}"]')
+    if match.forfeited is not None and FORFEIT not in record.tags:  # the match says it
+        out.append(f'[{FORFEIT} "{SEATS[match.forfeited]}"]')
     for h in match.hands_log:
         out.append("")
         out.append("hand")

@@ -161,6 +161,7 @@ class Match:
         self.games: list[GameRecord] = []
         self.games_won = [0, 0]
         self.match_winner: int | None = None
+        self.forfeited: int | None = None  # the seat that lost the match by not coming back
         self.phase = Phase.DEAL
         self.to_move: int | None = None
         self.dealer = -1
@@ -586,8 +587,34 @@ class Match:
         self.phase = Phase.DEAL
         self.to_move = None
 
+    def forfeit(self, seat: int) -> None:
+        """``seat`` did not come back: the other seat wins the game being played (if one is)
+        and the match. Nothing is played or scored: the points stay as they are.
+
+        A match already over cannot be forfeited (IllegalAction, the state unchanged).
+        """
+        if seat not in (A, B):
+            raise IllegalAction(0, f"there is no seat {seat!r}: seats are 0 (A) and 1 (B)")
+        if self.phase is Phase.OVER:
+            raise IllegalAction(seat, self.over_text().replace("{", "{{").replace("}", "}}"))
+        winner = 1 - seat
+        game = self.games[-1] if self.games else None
+        if game is not None and game.winner is None:
+            game.winner = winner
+            self.games_won[winner] += 1
+        if self._hand is not None:
+            self._hand.over = True
+        self.match_winner = winner
+        self.forfeited = seat
+        self.phase = Phase.OVER
+        self.to_move = None
+
     def over_text(self) -> str:
         """Why nothing more can happen, e.g. "the match is over: A won it, 2 games to 1"."""
+        if self.forfeited is not None:
+            loser = SEATS[self.forfeited]
+            return (f"the match is over: {loser} did not come back and "
+                    f"{SEATS[1 - self.forfeited]} won it by forfeit")
         w = self.match_winner if self.match_winner is not None else 0
         if self.rules.games_to_win == 1:
             g = self.games[-1].score

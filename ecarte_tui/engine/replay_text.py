@@ -56,7 +56,13 @@ def replay_lines(record: Record, ascii_only: bool = False) -> Iterator[str]:
         if game.winner is not None and rec.over:
             yield f"  {names[game.winner]} wins game {rec.game + 1}"
     yield ""
-    if fresh.match_winner is not None:
+    if m.forfeited is not None:  # [Forfeit]: the record's match ends here, by forfeit
+        lost, w = m.forfeited, 1 - m.forfeited
+        if m.games and fresh.games and fresh.games[-1].winner is None:
+            yield f"{names[lost]} did not come back: {names[w]} wins game {len(m.games)} by forfeit"
+        yield (f"{names[lost]} did not come back: {names[w]} wins the match by forfeit, "
+               f"games {m.games_won[w]}-{m.games_won[lost]}")
+    elif fresh.match_winner is not None:
         w = fresh.match_winner
         yield f"{names[w]} wins the match, games {fresh.games_won[w]}-{fresh.games_won[1 - w]}"
     elif m.hands_log:

@@ -102,6 +102,7 @@ class SeatView:
     previous: tuple[HandSummary, ...]  # the hands before this one
     game_winner: int | None
     match_winner: int | None
+    forfeit: int | None = None  # the seat that lost the match by not coming back
 
     @property
     def my_turn(self) -> bool:
@@ -151,6 +152,7 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
             seat, match.rules, match.phase, match.to_move, tuple(legal), 0, 0, None, None, (),
             (), (), 0, (0, 0), ((), ()), None, None, 0, 0, (), None, None, (0, 0), None, None,
             (0, 0), tuple(match.games_won), (0, 0), (), (), None, match.match_winner,
+            match.forfeited,
         )
     events = []
     for s, action in rec.actions:
@@ -207,6 +209,7 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
         previous=previous,
         game_winner=game.winner,
         match_winner=match.match_winner,
+        forfeit=match.forfeited,
     )
 
 

@@ -110,9 +110,20 @@ def outcome_lines(view: SeatView, names: tuple[str, str]) -> list[str]:
         elif view.at_risk == 1 - winner:
             why += f"; {names[1 - winner]} insisted and lost (no more)"
         out.append(f"{names[winner]}: {trick_pts} for {why}")
+    elif view.forfeit is not None:
+        out.append(forfeit_text(view, names))
     elif view.game_winner is not None:
         out.append("The game ends before the cards are played.")
     return out
+
+
+def forfeit_text(view: SeatView, names: tuple[str, str]) -> str:
+    """How a match ended by forfeit reads (the seat names: "You" for the reader)."""
+    assert view.forfeit is not None
+    lost, won = names[view.forfeit], names[1 - view.forfeit]
+    who = "You did" if lost == "You" else f"{lost} did"
+    wins = "you win" if won == "You" else f"{won} wins"
+    return f"{who} not come back: {wins} the match by forfeit"
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,8 @@ def prompt_for(
     """What the player is asked now (or what the table is waiting for)."""
     me = view.seat if view.seat is not None else 0
     opp = names[1 - me]
+    if status == "over" and view.forfeit is not None:  # nothing to play, nothing to start
+        return Prompt(forfeit_text(view, names), "q leave the table", "over")
     if status == "over":
         return Prompt("The match is over.", "n new game · q quit", "over")
     if status == "choose":
@@ -233,6 +246,8 @@ def watcher_prompt(
 ) -> Prompt:
     """What a watcher is told: whose turn it is and what they are deciding; never a key to act."""
     keys = "watching · q leave"
+    if status == "over" and view.forfeit is not None:
+        return Prompt(forfeit_text(view, names), keys, "wait")
     if status == "over":
         winner = view.match_winner
         text = f"The match is over: {names[winner]} wins." if winner is not None else (

@@ -44,6 +44,9 @@ def replay_steps(record: Record) -> list[tuple[SeatView, SeatView]]:
         for seat, action in hand.actions:
             m.apply(action, seat)
             steps.append((seat_view(m, 0), seat_view(m, 1)))
+    if source.forfeited is not None and steps:  # [Forfeit]: the last step ends the match
+        m.forfeit(source.forfeited)
+        steps.append((seat_view(m, 0), seat_view(m, 1)))
     return steps
 
 

@@ -25,7 +25,7 @@ class ClubOptions:
     stake: int = 0  # chips per point (004); 0: no stake
     wagers: bool = True  # the gallery may wager on each game (004)
     french_rule: bool = False  # the loser's adviser may take his seat (003)
-    backers_see_hand: bool = True  # a backer sees his player's hand
+    backers_see_hand: bool = True  # a player may show his backers his hand (the bound)
     jeux_de_regle: bool = False  # no proposal on a jeu de règle (004)
 
     def check(self) -> None:

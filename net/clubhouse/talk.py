@@ -13,7 +13,9 @@ cursor, set a title, write to the clipboard or reverse the text of the next line
 must still show it as plain text (``rich.text.Text``), never as Textual markup.
 
 ``say`` returns one ``ChatDelivery`` per recipient: the server sends each line only to
-the recipient it names.
+the recipient it names. A line said ``only_to`` one member (a backer who has seen his
+player's hand talks to that player alone) reaches him and the speaker, and nobody else,
+now or from the history.
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ class ChatLine:
     name: str
     role: str  # "player" or "watcher"
     text: str  # already clean
+    to: str | None = None  # said to this member only (and seen by the speaker)
+    to_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +186,14 @@ class TableTalk:
     # ------------------------------------------------------------------ talking
 
     def _hears(self, recipient: str, line: ChatLine) -> bool:
+        if line.to is not None and recipient not in (line.sender, line.to):
+            return False
         return line.role != "watcher" or recipient == line.sender or recipient not in self._muted
 
-    def say(self, sender: str, text: str) -> list[ChatDelivery]:
-        """Clean, check and address a line; TalkError (nothing sent) if it is refused."""
+    def say(self, sender: str, text: str, only_to: str | None = None,
+            to_name: str = "") -> list[ChatDelivery]:
+        """Clean, check and address a line (to ``only_to`` alone, shown as ``to_name`` if he
+        is away, if given); TalkError (nothing sent) if it is refused."""
         member = self._members.get(sender)
         if member is None:
             raise TalkError("you are not at this table")
@@ -205,7 +213,9 @@ class TableTalk:
         if wait > 0:
             raise TalkError(f"not so fast: you may speak again in {max(1, round(wait))} s")
         self._seq += 1
-        line = ChatLine(self._seq, sender, member.name, member.role, clean)
+        to = self._members.get(only_to) if only_to is not None else None
+        line = ChatLine(self._seq, sender, member.name, member.role, clean, only_to,
+                        to.name if to is not None else clean_line(to_name))
         self._history.append(line)
         return [ChatDelivery(r, line) for r in self._members if self._hears(r, line)]
 

@@ -34,6 +34,7 @@ class BackScreen(ModalScreen[str | None]):
     """
 
     def __init__(self, names: tuple[str, str], backing: int | None, sees_hand: bool) -> None:
+        """``sees_hand``: the table lets a player show his backers his hand."""
         super().__init__()
         self.names = names
         self.backing = backing
@@ -47,10 +48,11 @@ class BackScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Static("Back a player", classes="title")
             yield Static(Text(f"You back {now}."), classes="line")
-            see = ("and sees the hand" if self.sees_hand
+            see = ("and sees his hand if the player shows it to him" if self.sees_hand
                    else "(this table does not show a backer the hand)")
             yield Static(f"A backer may advise his player {see}. Sides are fixed while a "
-                         "game is being played.", classes="line", markup=False)
+                         "game is being played, and follow your wager.", classes="line",
+                         markup=False)
             yield Static("", classes="line")
             yield OptionList(*options, id="back-choice")
             yield Static("enter choose · esc cancel", classes="line club-keys")

@@ -66,11 +66,12 @@ def settlement_lines(s: Settlement, me: str, names: Mapping[str, str],
     loser = next((p for p in s.credits if p != winner and p not in bettors), None)
     if stake and me == winner:
         who = names.get(loser, loser) if loser else "your opponent"
+        # nothing paid: a game won by forfeit while not ahead on points (the table's score)
         out.append(f"Stake: {who} pays you {chips(s.stake_paid)}" if s.stake_paid
-                   else "Stake: nothing to pay (no points between you)")
+                   else "Stake: nothing to pay (you were not ahead on points)")
     elif stake and me == loser:
         out.append(f"Stake: you pay {names.get(winner, winner)} {chips(s.stake_paid)}"
-                   if s.stake_paid else "Stake: nothing to pay (no points between you)")
+                   if s.stake_paid else "Stake: nothing to pay (you were not behind on points)")
     mine = [w for w in s.wagers if w.bettor == me]
     for w in mine:
         on = names.get(w.on_player, w.on_player)

@@ -34,7 +34,7 @@ NO_POOL_TEXT = "No pool: the two players keep their seats for the whole match."
 SWITCHES = (
     ("wagers", "Wagers", "wagers", "the gallery bets on each game (004)"),
     ("french", "French rule", "french_rule", "a loser's adviser takes his seat (003)"),
-    ("backers", "Backers see", "backers_see_hand", "a backer sees his player's hand (001)"),
+    ("backers", "Backers see", "backers_see_hand", "a player may show his backers his hand"),
     ("jdr", "Jeux de règle", "jeux_de_regle", "no proposal on a jeu de règle (004)"),
 )
 
@@ -71,10 +71,14 @@ def stake_of(text: str) -> int:
 
 
 class NewTableScreen(ModalScreen[TableOptions | None]):
-    AUTO_FOCUS = "#create"  # Enter creates the table with what is shown
+    # Focus starts on the first field and Tab walks the fields in order; Enter creates the
+    # table with what is shown from any field (a list opens with space or the arrows), so
+    # "Tab, Enter" never lands on Cancel unseen.
+    AUTO_FOCUS = "#opponent"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+n", "create", "Create", priority=True),
+        Binding("enter", "create_on_enter", "Create", show=False, priority=True),
     ]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-short"), (36, "-tall")]
 
@@ -101,7 +105,8 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         club = self.club
         with Vertical(classes="dialog new-table"):
             yield Static("A new table", classes="title")
-            with VerticalScroll(id="new-table-scroll"):
+            # not a focus stop of its own: moving the focus scrolls the field into view
+            with VerticalScroll(id="new-table-scroll", can_focus=False):
                 with Horizontal(classes="row"):
                     yield Label("Opponent", classes="name")
                     yield Select(choices, value=opponent, allow_blank=False, compact=True,
@@ -218,6 +223,18 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter is left to an open list (it picks) and to a focused button (it presses)."""
+        if action == "create_on_enter":
+            focused = self.focused
+            if isinstance(focused, Button):
+                return False
+            return not any(s.expanded for s in self.query(Select))
+        return True
+
+    def action_create_on_enter(self) -> None:
+        self.action_create()
 
     @on(Input.Submitted, "#stake")
     def _stake_entered(self, _event: Input.Submitted) -> None:

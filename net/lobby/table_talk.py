@@ -2,9 +2,14 @@
 
 A base of ``ClubTableScreen``: its screen joins the table's room (``net/table_room``) when
 mounted and takes the deliveries addressed to its player. Keys: ``/`` talk, ``m`` (players)
-mute the gallery, ``g`` (watchers) back a player, ``s`` (a backer) advise him. Advice
-arrives only on the backed player's screen, marked apart (the suggested card raised in his
-hand) until his next action; he may ignore it.
+mute the gallery, ``v`` (a player with backers) show each backer his hand or take it back,
+``g`` (watchers) back a player, ``s`` (a backer) advise him. Advice arrives only on the
+backed player's screen, marked apart (the suggested card raised in his hand) until his next
+action; he may ignore it.
+
+A backer's screen shows a hand only while the player shows it to him: when the player takes
+it back, the table's updates stop reaching the old view at once (``_on_table`` asks the
+gallery before passing one on) and the screen is rebuilt on the public table.
 """
 
 from __future__ import annotations
@@ -20,13 +25,15 @@ from ecarte_tui.engine import KING, Action, Kind
 from ecarte_tui.ui.screens.table import TableChanged, TableScreen
 from net.clubhouse.backers import Advice
 from net.clubhouse.talk import ChatLine
-from net.table_room import GalleryError, News, TableRoom, TalkError, room_for
+from net.table_room import GalleryError, GalleryNotice, News, TableRoom, TalkError, room_for
 
+from .backers_screen import BackersScreen
 from .gallery_screens import NOBODY, AdviceScreen, BackScreen
 from .talk_panel import KEEP, TalkPanel, advice_line, suggestion_words
 from .talk_screen import TalkScreen
 
 if TYPE_CHECKING:
+    from ecarte_tui.table import Update
     from net.club import Club, LiveTable
     from net.store import Player
 
@@ -35,8 +42,9 @@ TALK_BINDINGS: list[BindingType] = [
     Binding("m", "mute_gallery", "Mute gallery"),
     Binding("g", "back_player", "Back"),
     Binding("s", "advise", "Advise"),
+    Binding("v", "backers", "Backers"),
 ]
-TALK_ACTIONS = frozenset({"talk", "mute_gallery", "back_player", "advise"})
+TALK_ACTIONS = frozenset({"talk", "mute_gallery", "back_player", "advise", "backers"})
 
 
 class TalkArrived(Message):
@@ -71,6 +79,7 @@ class TalkControls(TableScreen):
         self.talk_lines = []
         self._sink = self._deliver  # one bound method: ``unlisten`` compares identity
         room, me = self.room, self.member
+        self._member_id = me.id if me is not None else None  # read from other apps' tasks
         if room is None or me is None or not self.query("#side"):
             return
         room.enter(self.app, me.id, me.name)
@@ -88,8 +97,20 @@ class TalkControls(TableScreen):
         """Called by the room from the speaker's app: only queue a message."""
         self.post_message(TalkArrived(item))
 
+    def _on_table(self, update: Update) -> None:
+        """Called by the table from whichever app moved it (so no ``self.app`` here): a
+        backer's view of a hand is passed on only while his player still shows it."""
+        if self.watching and self.view_seat is not None:
+            room, member = self.room, getattr(self, "_member_id", None)
+            if room is None or member is None or room.view_seat(member) != self.view_seat:
+                return  # taken back: the notice that rebuilds this screen is on its way
+        super()._on_table(update)
+
     def on_talk_arrived(self, message: TalkArrived) -> None:
         item = message.item
+        if isinstance(item, GalleryNotice):
+            self._gallery_news(item)
+            return
         if isinstance(item, ChatLine):
             self.talk_lines = [*self.talk_lines, item][-KEEP:]
             if isinstance(self.app.screen, TalkScreen):
@@ -122,12 +143,36 @@ class TalkControls(TableScreen):
         advice = advice_line(self.advice, self._label) if self.advice is not None else None
         panels.first().show(self.talk_lines, advice, muted, self._talk_keys())
 
+    def _gallery_news(self, notice: GalleryNotice) -> None:
+        """A backer came (for a player), or the player showed or took back his hand (for
+        his backer: rebuilt on what he may see now)."""
+        self.app.notify(notice.text, timeout=5, markup=False)
+        room, me = self.room, self.member
+        if notice.view_changed and room is not None and me is not None and self.seat is None:
+            if room.view_seat(me.id) != self.view_seat:
+                open_table = getattr(self.app, "open_table", None)
+                if open_table is not None:
+                    open_table(self.lt.code, watch=True)
+                    return
+        self.refresh_bindings()
+        self._show_talk()
+        self._refresh_banner()
+
     def _talk_keys(self) -> str:
         if self.seat is not None:
-            return "/ talk · m mute"
+            return "/ talk · m mute"  # (``v Backers`` is in the keys line when he has any)
         if self._backed_seat() is None:
             return "/ talk · g back"
+        room, me = self.room, self.member
+        only = room.talk_only_to(me.id) if room is not None and me is not None else None
+        if only is not None:
+            seat = self.lt.seat_of(only)
+            return f"/ talk to {self.table.names[seat] if seat is not None else only} · s advise"
         return "/ talk · s advise"
+
+    def _my_backers(self) -> bool:
+        room, me = self.room, self.member
+        return bool(room and me and self.seat is not None and room.gallery.backers_of(me.id))
 
     def advised_cards(self) -> frozenset[int]:
         a = self.advice
@@ -144,7 +189,7 @@ class TalkControls(TableScreen):
         name = self.table.names[seat]
         if self.view_seat == seat:
             return f" — you back {name}, whose hand you see"
-        return f" — you back {name}"
+        return f" — you back {name} (hand not shown)"
 
     def _backed_seat(self) -> int | None:
         room, me = self.room, self.member
@@ -166,6 +211,8 @@ class TalkControls(TableScreen):
             return self.seat is not None
         if action == "back_player":
             return self.seat is None
+        if action == "backers":
+            return self._my_backers()
         return self._backed_seat() is not None  # advise
 
     def action_talk(self) -> None:
@@ -214,7 +261,9 @@ class TalkControls(TableScreen):
             self._tell(str(e)[0].upper() + str(e)[1:], "error")
             return
         who = "nobody" if seat is None else self.table.names[seat]
-        self._tell(f"You back {who}.")
+        shown = seat is not None and room.view_seat(me.id) == seat
+        self._tell(f"You back {who}." if seat is None or shown
+                   else f"You back {who}: {who} decides whether you see the hand.")
         if room.view_seat(me.id) != self.view_seat:
             open_table = getattr(self.app, "open_table", None)
             if open_table is not None:  # rebuilt on the view this watcher may now see
@@ -222,6 +271,22 @@ class TalkControls(TableScreen):
                 return
         self._show_talk()
         self._refresh_banner()
+
+    def action_backers(self) -> None:
+        """A player's backers: show each one the hand, or take it back (at once)."""
+        room, me = self.room, self.member
+        if room is None or me is None or self.seat is None:
+            return
+
+        def toggle(watcher: str, see: bool) -> str | None:
+            try:
+                room.grant(me.id, watcher, see)
+            except GalleryError as e:
+                return str(e)
+            return None
+
+        self.app.push_screen(BackersScreen(lambda: room.backers(me.id), toggle,
+                                           room.gallery.backers_see_hand))
 
     def _tell(self, text: str, severity: SeverityLevel = "information") -> None:
         """A notification from a dialog's answer: after the dialog is gone (a toast posted

@@ -23,10 +23,13 @@ KEEP = 50  # lines kept on a screen (the talk's own history is as long)
 
 
 def chat_text(line: ChatLine, name_style: str = "bold", text_style: str = "") -> Text:
-    """One line as plain text: "name: words" (a watcher's name in italics)."""
+    """One line as plain text: "name: words" (a watcher's name in italics), "name → to:
+    words" for a line said to one player only (a backer who has seen his hand)."""
     out = Text(no_wrap=True, overflow="ellipsis", end="")
     style = name_style if line.role == "player" else f"{name_style} italic"
     out.append(line.name, style)
+    if line.to is not None:
+        out.append(f" → {line.to_name or '?'}", style)
     out.append(": ")
     out.append(line.text, text_style)
     return out

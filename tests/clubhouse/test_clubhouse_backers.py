@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,8 +44,100 @@ def test_a_watcher_backing_no_one_cannot_advise_and_sees_only_the_public_table()
         g.advise("w3", PLAY)
     assert g.view_seat("w3") is None
     g.back("w1", "ben")
+    assert g.view_seat("w1") is None  # backing shows nothing: ben decides
+    g.grant("ben", "w1")
     assert g.view_seat("w1") == 1
     assert Gallery(("anna", "ben"), backers_see_hand=False).view_seat("w1") is None
+
+
+def test_only_the_backed_player_shows_his_hand_and_may_take_it_back():
+    g = gallery()
+    g.back("w1", "ben")
+    with pytest.raises(GalleryError, match="does not back you"):
+        g.grant("anna", "w1")  # the opponent cannot show ben's backer anything
+    with pytest.raises(GalleryError, match="only a player"):
+        g.grant("w2", "w1")
+    assert g.grant("ben", "w1") and not g.grant("ben", "w1")  # once is enough
+    assert g.view_seat("w1") == 1 and g.granted("w1")
+    assert g.grant("ben", "w1", see=False)
+    assert g.view_seat("w1") is None
+    # a new side starts without a grant: backing anna after ben shows nothing
+    g.grant("ben", "w1")
+    g.back("w1", "anna")
+    assert g.view_seat("w1") is None and not g.granted("w1")
+
+
+def test_the_table_option_is_the_upper_bound():
+    g = gallery(backers_see_hand=False)
+    g.back("w1", "anna")
+    with pytest.raises(GalleryError, match="never shows a backer the hand"):
+        g.grant("anna", "w1")
+    assert g.view_seat("w1") is None
+    g.grant("anna", "w1", see=False)  # taking back is always allowed (a no-op here)
+
+
+def test_a_backer_shown_the_hand_talks_to_his_player_only_until_the_game_ends():
+    g = gallery()
+    g.back("w1", "ben")
+    g.back("w2", "ben")
+    assert g.talk_only_to("w1") is None  # not shown anything: he talks to the table
+    g.new_game(game="T/1")
+    g.grant("ben", "w1")
+    assert g.talk_only_to("w1") == "ben" and g.talk_only_to("w2") is None
+    g.grant("ben", "w1", see=False)
+    assert g.talk_only_to("w1") == "ben"  # he has seen it this game: still to ben only
+    g.game_over("anna")
+    assert g.talk_only_to("w1") is None
+    g.grant("ben", "w2")
+    g.new_game(game="T/2")
+    assert g.talk_only_to("w2") == "ben"
+
+
+def test_a_wager_keeps_a_watcher_on_its_side():
+    g = gallery()
+    with pytest.raises(GalleryError, match="after wagering on the other in this game"):
+        g.back("w1", "ben", wagered_on="anna")
+    assert g.backing("w1") is None
+    g.back("w1", "anna", wagered_on="anna")
+    assert g.backing("w1") == "anna"
+
+
+def test_backing_and_grants_outlive_the_session_and_the_store_keeps_everything():
+    g = gallery(french_rule=True)
+    g.back("w1", "ben")
+    g.back("w2", "anna")
+    g.grant("ben", "w1")
+    g.new_game(game="T/1")
+    g.grant("anna", "w2")
+    g.grant("anna", "w2", see=False)
+    g.leave("w1")  # his session ended: he is away, his side and grant are kept
+    assert g.backing("w1") == "ben" and g.view_seat("w1") == 1 and not g.present("w1")
+    saved: list[dict] = []
+    g.on_change = lambda: saved.append(g.state())
+    g.back("w3", "anna")
+    assert saved and saved[-1] == g.state()
+
+    h = Gallery(("anna", "ben"), french_rule=True)
+    h.restore(json.loads(json.dumps(g.state())))  # as the store keeps it
+    assert h.state() == g.state()
+    assert h.backing("w1") == "ben" and h.view_seat("w1") == 1
+    assert h.backers_of("anna") == ["w2", "w3"]
+    assert h.talk_only_to("w2") == "anna"  # shown, then taken back, in this game
+    assert h.in_game and h.game == "T/1"
+    h.join("w2", "W2")
+    with pytest.raises(GalleryError, match="change after it ends"):
+        h.back("w2", "ben")
+    assert h.backer_name("w1") == "W1"  # away: the name he had
+
+
+def test_the_french_offer_goes_to_an_adviser_who_is_here():
+    g = gallery(french_rule=True)
+    g.back("w1", "anna")
+    g.back("w2", "anna")
+    g.new_game()
+    g.leave("w1")
+    offer = g.game_over("anna")
+    assert offer is not None and offer.adviser == "w2"
 
 
 def test_advice_must_be_legal_and_short():
@@ -195,3 +289,47 @@ def test_set_players_reseats_the_gallery_after_a_pool_rotation():
     assert g.seat_of("carl") == 1
     g.back("ben", "carl")
     assert [d.recipient for d in g.advise("ben", note="courage")] == ["carl"]
+
+
+GRANT_OPS = st.one_of(
+    OPS,
+    st.tuples(st.just("grant"), st.sampled_from(WATCHERS), st.sampled_from(["anna", "ben"])),
+    st.tuples(st.just("revoke"), st.sampled_from(WATCHERS), st.sampled_from(["anna", "ben"])),
+    st.tuples(st.just("leave"), st.sampled_from(WATCHERS), st.none()),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(GRANT_OPS, max_size=50), st.booleans())
+def test_nobody_sees_a_hand_unshown_nor_both_hands_of_one_game(ops, option):
+    g = Gallery(("anna", "ben"), backers_see_hand=option)
+    for w in WATCHERS:
+        g.join(w, w)
+    shown: dict[str, set[int]] = {w: set() for w in WATCHERS}  # seats seen this game
+    for op, who, arg in ops:
+        try:
+            if op == "back":
+                g.back(who, g.players[0 if arg == "anna" else 1])
+            elif op == "unback":
+                g.unback(who)
+            elif op == "new_game":
+                g.new_game()
+                shown = {w: set() for w in WATCHERS}
+            elif op == "game_over":
+                g.game_over(g.players[0 if arg == "anna" else 1])
+            elif op in ("grant", "revoke"):
+                g.grant(arg, who, see=op == "grant")
+            elif op == "leave":
+                g.leave(who)
+                g.join(who, who)
+        except GalleryError:
+            pass
+        for w in WATCHERS:
+            seat = g.view_seat(w)
+            if seat is None:
+                continue
+            assert option and g.granted(w) and g.backing(w) == g.players[seat]
+            if g.in_game:
+                shown[w].add(seat)
+                assert len(shown[w]) == 1, "a watcher saw both hands of one game"
+                assert g.talk_only_to(w) == g.players[seat]

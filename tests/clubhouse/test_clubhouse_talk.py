@@ -139,3 +139,21 @@ def test_only_members_speak_and_roles_change():
         t.join("x", "X", "king")
     t.join("evil", "\x1b[31mred\x1b[0m", "watcher")
     assert t.say("evil", "hi")[0].line.name == "red"
+
+
+def test_a_line_said_to_one_player_reaches_him_and_the_speaker_only():
+    t = table()
+    out = t.say("w1", "he holds the king", only_to="ben")
+    assert sorted(d.recipient for d in out) == ["ben", "w1"]
+    line = out[0].line
+    assert (line.to, line.to_name) == ("ben", "Ben")
+    for member in ("anna", "w2"):
+        assert all(x.to is None for x in t.history_for(member))
+    assert [x.text for x in t.history_for("ben")] == ["he holds the king"]
+    t.mute_gallery("ben")  # a muted player does not hear it either
+    assert [d.recipient for d in t.say("w1", "again", only_to="ben")] == ["w1"]
+    t.leave("ben")  # away: named as the room says, kept for his return
+    t.mute_gallery("ben", False)
+    out = t.say("w1", "later", only_to="ben", to_name="Ben")
+    assert [d.recipient for d in out] == ["w1"] and out[0].line.to_name == "Ben"
+    assert "later" in [x.text for x in t.history_for("ben")]

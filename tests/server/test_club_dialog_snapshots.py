@@ -21,8 +21,8 @@ def test_new_table_dialog(snap_compare, size):
 def test_new_table_dialog_scrolled_to_the_club_options(snap_compare):
     async def to_stake(pilot):
         await pilot.pause()
-        for _ in range(5):
-            await pilot.press("shift+tab")
+        for _ in range(6):  # from the first field (Opponent) to the stake
+            await pilot.press("tab")
         await pilot.pause()
 
     assert snap_compare(DialogHost(NewTableScreen()), run_before=to_stake,

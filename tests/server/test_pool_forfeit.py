@@ -7,9 +7,11 @@ import random
 
 import pytest
 
+from ecarte_tui.engine import read_ecn
 from net import pool_tables
 from net.club import Club, ClubError, TableOptions
 from net.clubhouse.options import ClubOptions
+from net.clubhouse.purse import game_id
 from net.house import House
 from net.lobby.presence import away_banner, may_claim
 from net.store import Player, RoundStore, Store
@@ -66,9 +68,12 @@ def test_the_absent_player_loses_the_round_and_the_pool_goes_on(tmp_path):
     assert not may_claim(club, lt, ann_seat)  # the round is won already
     with pytest.raises(ClubError):
         club.take_win(lt, ann_seat)
-    # the stake moved once, for ann; the ledger holds nothing for this round any more
+    # bob left before the first deal: the round is ann's, but no game was played (the
+    # record has none), so the stake in escrow goes back; the ledger holds nothing any more
+    assert read_ecn(stored.ecn).match.games == []
     ledger = club.house.ledger
-    assert ledger.purse(ANN.id) > 1000 > ledger.purse(BOB.id)
+    assert ledger.game(game_id(lt.code, 1)).status == "void"
+    assert ledger.purse(ANN.id) == 1000 == ledger.purse(BOB.id)
     assert ledger.escrow_total() == 0
 
     pool_tables.start_next(club, lt)  # (the server's timer does this after a pause)

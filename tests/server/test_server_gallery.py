@@ -85,6 +85,30 @@ async def back(w: Seat, downs: int) -> None:
     w.press(ENTER)
 
 
+async def toggle_backer(player: Seat, row: int = 0) -> None:
+    """The player opens his backers (``v``) and shows the hand to (or takes it back from)
+    the backer in ``row``, then closes the dialog."""
+    player.press(b"v")
+    await player.wait_for("Your backers")
+    await player.quiet(0.05)
+    for _ in range(row):
+        player.press(DOWN)
+        await player.quiet(0.05)
+    player.press(ENTER)
+    await player.quiet(0.1)
+    player.press(b"\x1b")
+    for _ in range(200):  # a lone Esc is read at the parser's next tick
+        await player.quiet(0.05)
+        if "Your backers" not in player.text():
+            return
+    raise AssertionError(f"{player.name}: the backers dialog stayed open:\n{player.text()}")
+
+
+async def show_hand(player: Seat, backer: Seat, row: int = 0) -> None:
+    await toggle_backer(player, row)
+    await backer.wait_for("whose hand you see")
+
+
 async def test_advice_reaches_only_the_backed_player_who_is_seen_by_his_backer(tmp_path):
     async with club_server(tmp_path, seed=21, limits=generous_limits()) as server:
         lt, a, b, w1, w2 = await seat_four(server, TableOptions("academie", (("target", "3"),)))
@@ -98,6 +122,8 @@ async def test_advice_reaches_only_the_backed_player_who_is_seen_by_his_backer(t
         assert "g Back" in w1.text() and "s Advise" not in w1.text()
         before_backing = len(w1.client.raw)
         await back(w1, 0)  # the first choice: anna
+        await w1.wait_for("you back anna (hand not shown)")
+        await show_hand(a, w1)  # anna shows him her hand
         await w1.wait_for("you back anna, whose hand you see")
         await w1.quiet()
         hand = cards_of(lt.table.match.hands[0])

@@ -53,10 +53,18 @@ async def test_two_players_play_a_match_and_a_watcher_sees_only_the_public_table
         assert server.store.record_for(server.store.player(
             next(iter(s.player_id for s in lt.seats if s.name == "anna"))).id)[0] == 1
 
-        # after the match: back to the lobby
-        anna.press(b"h")
+        # after the match, q on the box does what q at the table does: back to the lobby
+        # (the session goes on), and the box names it so
+        assert "Lobby  q" in end_a and "Quit" not in end_a
+        anna.press(b"q")
         await anna.wait_for("1 match played")
-        # ...or straight to a new table of the same kind
+        # ...or, with the box closed, the table's "n" (its prompt says so) opens a new table
+        ben.press(b"\x1b")
+        for _ in range(500):
+            await asyncio.sleep(0.02)
+            if "New table  n" not in ben.text():
+                break
+        assert "n new table · q lobby" in ben.text() and "New table  n" not in ben.text()
         ben.press(b"n")
         await ben.wait_for("A new table")
         await ben.quiet(0.2)

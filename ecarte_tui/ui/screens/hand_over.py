@@ -37,6 +37,11 @@ def _games_line(view: SeatView, names: tuple[str, str]) -> str:
     return f"Games: {names[me]} {view.games_won[me]} · {names[opp]} {view.games_won[opp]}"
 
 
+def quit_word(app: object) -> str:
+    """What ``q`` at the table is called in this app: "Quit", or a club's "Lobby"."""
+    return str(getattr(app, "quit_title", "Quit"))
+
+
 class _ResultScreen(ModalScreen[str | None]):
     """A dialog on a hand's outcome (the end of a hand, or of the match)."""
 
@@ -123,14 +128,18 @@ class GameOverScreen(_ResultScreen):
             else:
                 yield Static("The match is over.", classes="title")
             yield from self.summary(None, "line strong")
+            # q does here what it does at the table (the app names it: a served club's q
+            # goes back to the lobby, so "Home" and "Quit" are one button there)
+            quit_title = quit_word(self.app)
             with Horizontal(classes="buttons"):
                 if can_new:
                     # a served club says "New table" and "Lobby" (the app names them)
                     new_title = getattr(self.app, "new_game_title", "New game")
                     home_title = getattr(self.app, "home_title", "Home")
                     yield Button(f"{new_title}  n", id="new", variant="primary")
-                    yield Button(f"{home_title}  h", id="to-home")
-                yield Button("Quit  q", id="quit")
+                    if home_title != quit_title:
+                        yield Button(f"{home_title}  h", id="to-home")
+                yield Button(f"{quit_title}  q", id="quit")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters and parameters[0] in ("new", "home"):

@@ -14,6 +14,7 @@ sees that hand, still with no way to act.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import on
@@ -102,6 +103,7 @@ class TableScreen(Screen[None]):
         Binding("k", "word('king')", "King!"),
         Binding("x", "pass_king", "Pass"),
         Binding("n", "next_hand", "Next hand"),
+        Binding("n", "new_match", "New game"),  # once the match is over (the prompt says so)
         Binding("h", "hint", "Hint"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules", show=False),
@@ -158,6 +160,7 @@ class TableScreen(Screen[None]):
             yield self.KEY_BAR()
 
     def on_mount(self) -> None:
+        self._name_keys_as_the_app_does()
         if not self.query("#banner"):
             return  # closed before it was composed (a burst of keys): nothing to watch
         self.set_look(self.look)
@@ -227,7 +230,18 @@ class TableScreen(Screen[None]):
         if self.watching:
             return watcher_prompt(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
                                   u.ready)
-        return prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs, u.ready)
+        prompt = prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
+                            u.ready)
+        if prompt.mode == "over":
+            # the keys that work here, named as this app names them (a club: table, lobby)
+            from .hand_over import quit_word
+
+            keys = f"q {quit_word(self.app).lower()}"
+            if getattr(self.app, "can_start_games", False):
+                new_title = str(getattr(self.app, "new_game_title", "New game")).lower()
+                keys = f"n {new_title} · {keys}"
+            prompt = Prompt(prompt.text, keys, prompt.mode)
+        return prompt
 
     def set_look(self, look: Look, auto_announce: bool | None = None) -> None:
         self.look = look
@@ -403,6 +417,18 @@ class TableScreen(Screen[None]):
     def _verb(name: str, you: str, they: str) -> str:
         return f"{name} {you if name == 'You' else they}"
 
+    def _name_keys_as_the_app_does(self) -> None:
+        """The key bar says what q and n do in this app: a served club's q goes back to
+        the lobby and its n (after a match) opens a new table."""
+        from .hand_over import quit_word
+
+        names = {"app.quit": quit_word(self.app),
+                 "new_match": str(getattr(self.app, "new_game_title", "New game"))}
+        by_key = self._bindings.key_to_bindings
+        for key, bindings in by_key.items():
+            by_key[key] = [replace(b, description=names.get(b.action, b.description))
+                           for b in bindings]
+
     # ------------------------------------------------------------------ other screens
 
     def _check_screens(self) -> None:
@@ -430,6 +456,8 @@ class TableScreen(Screen[None]):
             self.app.push_screen(DrawScreen(u.draw, self.names, self.seat, self.look))
             return
         key = (view.game_number, view.hand_number)
+        if view.forfeit is not None:
+            return  # a match ended by forfeit: the prompt says so; no hand's result to show
         if u.status in ("between", "over") and self._result_shown != key and view.hand_number:
             self._result_shown = key
             if u.status == "over":
@@ -467,7 +495,7 @@ class TableScreen(Screen[None]):
             if home is not None:
                 home()
         elif choice == "quit":
-            self.app.exit()
+            self.app.action_quit()  # what q at the table does (a club: back to the lobby)
 
     # ------------------------------------------------------------------ acting
 
@@ -517,6 +545,8 @@ class TableScreen(Screen[None]):
             return mode == "king_gate"
         if action == "next_hand":
             return mode == "between"
+        if action == "new_match":
+            return mode == "over" and bool(getattr(self.app, "can_start_games", False))
         if action == "hint":
             return mode in ("card", "discard", "decide", "answer", "king_gate", "king")
         return True
@@ -562,6 +592,10 @@ class TableScreen(Screen[None]):
     def action_next_hand(self) -> None:
         if self.seat is not None:
             self.table.ready(self.seat)
+
+    def action_new_match(self) -> None:
+        """``n`` once the match is over (its box closed with Esc): as the box's button."""
+        self._game_over_choice("new")
 
     def _toggle(self, index: int) -> None:
         view = self.view
