@@ -5,7 +5,16 @@ alone and the clients' work (key exchange, decryption, reading their screens) is
 counted as the server's. Each client is a real asyncssh session with a pty, reads its screen
 with a small terminal emulator and answers the prompts as a person would, thinking 1 to 2
 seconds before each action. Reported: server memory per session, key-to-screen latency (from
-sending a key to the first bytes of the redraw it causes), bytes sent per action, errors.
+sending a key to the first bytes of the redraw it causes), bytes sent per action, the server's
+CPU per action, errors.
+
+Then an idle phase (``--idle-seconds``, 0 skips it): fresh sessions left alone, first in the
+lobby, then at tables (pairs seated with nobody acting, hosts waiting for an opponent), each
+group in its own window so the server's CPU can be told apart; reported per idle session per
+second, with the CPU of the server with no session at all for comparison.
+
+``--profile FILE`` runs the server under cProfile; the server exits normally on TERM, so the
+stats are written when the bench stops it.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pstats
 import random
 import re
 import signal
@@ -35,6 +45,10 @@ SIZE = (80, 24)
 THINK = (1.0, 2.0)
 ANSWER_TIMEOUT = 5.0
 CONNECT_CONCURRENCY = 8
+FRAME_GAP = 0.05
+IDLE_SETTLE = 1.0  # after the screens went quiet, before an idle window starts
+QUIET_SHARE = 0.05  # the server is "quiet" below this share of a core ...
+QUIET_LIMIT = 5.0  # ... or after this many seconds of waiting for it
 _LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
 _CODE = re.compile(r"join ([A-Z]{4})")
 
@@ -91,6 +105,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.screen = LiteScreen(*SIZE)
         self.pending = bytearray()
         self.received = 0
+        self.frames = 0  # bursts of output (a gap of FRAME_GAP before each): redraws, roughly
+        self.last_data = 0.0  # monotonic time of the last bytes received
         self.key_sent_at: float | None = None
         self.key_why = ""
         self.data = asyncio.Event()
@@ -109,6 +125,10 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             self.key_sent_at = None
         self.pending += data
         self.received += len(data)
+        now = time.monotonic()
+        if now - self.last_data > FRAME_GAP:
+            self.frames += 1
+        self.last_data = now
         if t.measuring:
             t.bytes_in_play += len(data)
         self.data.set()
@@ -279,18 +299,66 @@ def _rss_mb(pid: int) -> float:
 
 
 def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time (user + system, every thread), in seconds: from each thread's
+    schedstat in nanoseconds when the kernel has it, since an idle session costs far less than
+    the 10 ms clock tick of /proc/PID/stat, which is the fallback. (The server's threads are
+    its event loop and the bots' executor, which live as long as the process.)"""
+    total = 0
+    with contextlib.suppress(OSError):
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+    if total:
+        return total / 1e9
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-async def _start_server(data_dir: Path, sessions: int) -> tuple[asyncio.subprocess.Process, int]:
+async def _cpu_at(pid: int, when: float) -> float:
+    """The server's CPU time at the monotonic time ``when``: the end of the measured play."""
+    await asyncio.sleep(max(0.0, when - time.monotonic()))
+    return _cpu_seconds(pid)
+
+
+async def _server_quiet(pid: int) -> None:
+    """Until the server spends under QUIET_SHARE of a core (at most QUIET_LIMIT seconds):
+    closing sessions leaves work (teardown, garbage) that is not an idle session's cost."""
+    deadline = time.monotonic() + QUIET_LIMIT
+    while time.monotonic() < deadline:
+        before = _cpu_seconds(pid)
+        await asyncio.sleep(0.5)
+        if _cpu_seconds(pid) - before < QUIET_SHARE * 0.5:
+            return
+
+
+async def _screens_quiet(clients: list[BenchClient], gap: float = 0.3,
+                         limit: float = 5.0) -> None:
+    """Until no client has received anything for ``gap`` seconds (at most ``limit``): the
+    screens drawn on connecting or seating are not idle traffic; a session that never goes
+    quiet is measured as it is."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        seen = sum(c.received for c in clients)
+        await asyncio.sleep(gap)
+        if sum(c.received for c in clients) == seen:
+            return
+
+
+async def _start_server(data_dir: Path, sessions: int,
+                        profile: Path | None = None) -> tuple[asyncio.subprocess.Process, int]:
+    """``ecarte serve`` on a free loopback port, under cProfile when ``profile`` is given (it
+    writes the file when serve returns: serve ends normally on TERM and INT)."""
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cap = str(sessions + 20)
+    cap = str(2 * sessions + 20)  # the play's sessions may still be closing as idle ones open
+    python = [sys.executable]
+    if profile is not None:
+        python += ["-m", "cProfile", "-o", str(profile)]
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", "0",
+        *python, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(data_dir), "--max-connections", cap, "--max-connections-per-ip", cap,
         "--lobby-idle-timeout", "0", "--idle-timeout", "0", "--log-level", "ERROR",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
@@ -329,7 +397,122 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
         return [host, guest]
 
 
-async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, Any]:
+def idle_counts(sessions: int) -> dict[str, int]:
+    """Idle sessions of each kind for a run of ``sessions``: half of them in the lobby, a
+    quarter as seated pairs, an eighth waiting alone at a new table; at least one of each."""
+    return {"lobby": max(1, sessions // 2), "seated": 2 * max(1, sessions // 4),
+            "waiting": max(1, sessions // 8)}
+
+
+async def _open_idle(port: int, kind: str, seed: int,
+                     gate: asyncio.Semaphore) -> list[BenchClient]:
+    """One idle unit: a session in the lobby, one waiting at the table it opened, or a pair
+    seated at a table (the game dealt and asking, nobody answering)."""
+    if kind == "seated":
+        return await _seat_pair(port, Totals(), seed, gate)
+    async with gate:
+        client = await BenchClient.open(port, Totals(), seed)
+        try:
+            await client.wait_text("C L U B")
+            if kind == "waiting":
+                await client.open_new_table()
+        except BaseException:
+            client.close()
+            raise
+        client.key_sent_at = None
+        return [client]
+
+
+async def _idle_window(pid: int, port: int, counts: dict[str, int], seconds: float, seed: int,
+                       totals: Totals, opened: list[BenchClient]) -> dict[str, Any]:
+    """Open ``counts`` sessions (kind: how many), let their screens and the server settle,
+    then leave them alone for ``seconds``: the server's CPU and what each kind received."""
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    units = [kind for kind, n in counts.items() for _ in range(n // 2 if kind == "seated" else n)]
+    results = await asyncio.gather(
+        *(_open_idle(port, kind, seed + 2 * i, gate) for i, kind in enumerate(units)),
+        return_exceptions=True)
+    by_kind: dict[str, list[BenchClient]] = {kind: [] for kind in counts}
+    for kind, got in zip(units, results, strict=True):
+        if isinstance(got, BaseException):
+            totals.error(f"idle {kind} session: {type(got).__name__}")
+        else:
+            by_kind[kind].extend(got)
+            opened.extend(got)
+    everyone = [c for group in by_kind.values() for c in group]
+    await _screens_quiet(everyone)
+    await _server_quiet(pid)
+    await asyncio.sleep(IDLE_SETTLE)
+    received = {id(c): (c.received, c.frames) for c in everyone}
+    start = time.monotonic()
+    cpu_before = _cpu_seconds(pid)
+    await asyncio.sleep(seconds)
+    cpu_ms = (_cpu_seconds(pid) - cpu_before) * 1000
+    for c in everyone:
+        if c.closed:
+            totals.error("idle session closed")
+    kinds: dict[str, dict[str, Any]] = {}
+    for kind, group in by_kind.items():
+        got = sum(c.received - received[id(c)][0] for c in group)
+        # a steady cost (a ticking screen) or a one-off (a toast going away) tell apart by
+        # how many redraws there were, how many sessions had none, and when the last came
+        talked = [c for c in group if c.received > received[id(c)][0]]
+        kinds[kind] = {
+            "sessions": len(group), "bytes": got,
+            "bytes_per_session_s": _per(got, len(group) * seconds, 1),
+            "frames": sum(c.frames - received[id(c)][1] for c in group),
+            "silent_sessions": len(group) - len(talked),
+            "last_bytes_at_s": round(max(c.last_data for c in talked) - start, 2)
+                               if talked else None,
+        }
+    return {"sessions": len(everyone), "cpu_ms": round(cpu_ms, 3),
+            "bytes": sum(k["bytes"] for k in kinds.values()), "kinds": kinds}
+
+
+def _per(amount: float, per: float, digits: int) -> float | None:
+    """``amount / per`` rounded, or None when there was nothing to divide by."""
+    return round(amount / per, digits) if per else None
+
+
+async def idle_phase(pid: int, port: int, sessions: int, seconds: float, totals: Totals,
+                     opened: list[BenchClient]) -> dict[str, Any]:
+    """After the play (its sessions closed): the server with no session, then sessions idle in
+    the lobby, then sessions idle at tables, each in its own window of ``seconds`` (the
+    server's CPU is one figure for the process, so the groups cannot share a window)."""
+    counts = idle_counts(sessions)
+    await _server_quiet(pid)
+    alone = min(seconds, 5.0)
+    cpu_before = _cpu_seconds(pid)
+    await asyncio.sleep(alone)
+    background = (_cpu_seconds(pid) - cpu_before) * 1000 / alone
+    lobby = await _idle_window(pid, port, {"lobby": counts["lobby"]}, seconds, 5000, totals,
+                               opened)
+    for c in opened:
+        c.close()
+    table = await _idle_window(
+        pid, port, {"seated": counts["seated"], "waiting": counts["waiting"]}, seconds, 6000,
+        totals, opened)
+    groups = {"lobby": lobby, "table": table}
+    for group in groups.values():
+        session_s = group["sessions"] * seconds
+        group["session_seconds"] = session_s
+        group["cpu_ms_per_session_s"] = _per(group["cpu_ms"], session_s, 4)
+        group["bytes_per_session_s"] = _per(group["bytes"], session_s, 1)
+    session_s = lobby["session_seconds"] + table["session_seconds"]
+    return {
+        "seconds": seconds,
+        "cpu_ms_per_session_s": _per(lobby["cpu_ms"] + table["cpu_ms"], session_s, 4),
+        "bytes_per_session_s": _per(lobby["bytes"] + table["bytes"], session_s, 1),
+        "server_alone_cpu_ms_per_s": round(background, 3),
+        "note": "lobby, then table (pairs seated with nobody acting, hosts waiting for an "
+                f"opponent), each measured alone for {seconds:g} s once screens and server "
+                "were quiet; the server's CPU is all-in (server_alone: no session at all)",
+        **groups,
+    }
+
+
+async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: float = 10.0,
+                profile: Path | None = None) -> dict[str, Any]:
     pairs = max(1, sessions // 2)
     totals = Totals()
     # a TERM (or ^C) still stops the server subprocess: the finally below runs
@@ -338,8 +521,10 @@ async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, An
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     with tempfile.TemporaryDirectory(prefix="ecarte-bench-") as tmp:
-        proc, port = await _start_server(Path(tmp), pairs * 2)
+        proc, port = await _start_server(Path(tmp), pairs * 2, profile)
         clients: list[BenchClient] = []
+        idle_clients: list[BenchClient] = []
+        idle: dict[str, Any] | None = None
         try:
             # warm-up: the first session loads screens and styles once for everybody
             warm = await BenchClient.open(port, Totals(), 0)
@@ -376,18 +561,35 @@ async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, An
             cpu_before = _cpu_seconds(proc.pid)
             own_before = time.process_time()
             totals.until = time.monotonic() + duration
+            at_until = asyncio.create_task(_cpu_at(proc.pid, totals.until))
             totals.measuring = True
             await asyncio.gather(*players)
             totals.measuring = False
             cpu = (_cpu_seconds(proc.pid) - cpu_before) / duration
             client_cpu = (time.process_time() - own_before) / duration
+            if at_until.done():
+                window_cpu_ms = (at_until.result() - cpu_before) * 1000
+                window_s = duration
+            else:  # every player stopped early: the window ends now
+                at_until.cancel()
+                window_cpu_ms = (_cpu_seconds(proc.pid) - cpu_before) * 1000
+                window_s = duration - (totals.until - time.monotonic())
             rss_end = _rss_mb(proc.pid)
+            if idle_seconds > 0:
+                for c in clients:
+                    c.close()
+                if log:
+                    log(f"idle phase: {idle_seconds:g} s in the lobby, {idle_seconds:g} s at "
+                        "tables")
+                idle = await idle_phase(proc.pid, port, sessions, idle_seconds, totals,
+                                        idle_clients)
         finally:
-            for c in clients:
+            for c in clients + idle_clients:
                 c.close()
             proc.terminate()
+            # cProfile writes its file as serve returns: give it time on a busy machine
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(10):
+                async with asyncio.timeout(10 if profile is None else 60):
                     await proc.wait()
             if proc.returncode is None:
                 proc.kill()
@@ -395,12 +597,16 @@ async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, An
     lat = sorted(totals.latencies)
     p50 = statistics.median(lat) * 1000 if lat else 0.0
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else 0.0
+    per_action = _per(window_cpu_ms, totals.actions, 3)
     return {
         "sessions": len(clients),
         "mb_per_session": round((max(rss_seated, rss_end) - rss_idle) / n, 3),
         "latency_ms": {"p50": round(p50, 2), "p99": round(p99, 2)},
         "bytes_per_action": round(totals.bytes_in_play / max(1, totals.actions), 1),
         "errors": totals.errors,
+        "server_cpu_ms_per_action": per_action,
+        "idle_cpu_ms_per_session_s": idle["cpu_ms_per_session_s"] if idle else None,
+        "idle_bytes_per_session_s": idle["bytes_per_session_s"] if idle else None,
         "details": {
             "requested_sessions": sessions,
             "play_seconds": duration,
@@ -410,6 +616,15 @@ async def bench(sessions: int, duration: float, log: Any = None) -> dict[str, An
                        "end": round(rss_end, 1)},
             "server_cpu_share": round(cpu, 3),
             "client_cpu_share": round(client_cpu, 3),
+            "server_cpu_ms_in_window": round(window_cpu_ms, 3),
+            "window_seconds": round(window_s, 3),
+            "server_cpu_note": "server_cpu_ms_per_action: the server's CPU (user + system, "
+                               "all threads) from the start of the measured play to its end, "
+                               "over the actions sent in it"
+                               + (" (under cProfile: inflated)" if profile else ""),
+            "idle": idle,
+            "profile": str(profile) if profile else None,
+            "server_exit_code": proc.returncode,
             "load_average": os.getloadavg()[0],
             "seat_seconds": round(seated_in, 1),
             "note": "tables play while the others are being seated; only the last "
@@ -433,7 +648,11 @@ def run_ssh_bench(args: argparse.Namespace) -> int:
     def log(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
-    result = asyncio.run(bench(sessions, duration, None if as_json else log))
+    idle_seconds = float(getattr(args, "idle_seconds", 10.0) or 0.0)
+    profile = getattr(args, "profile", None)
+    profile = Path(profile).resolve() if profile else None
+    result = asyncio.run(bench(sessions, duration, None if as_json else log, idle_seconds,
+                               profile))
     if as_json:
         print(json.dumps(result))
         return 0 if result["errors"] == 0 else 1
@@ -451,5 +670,42 @@ def run_ssh_bench(args: argparse.Namespace) -> int:
     print(f"CPU:        server {100 * d['server_cpu_share']:.0f}% of one core, clients "
           f"{100 * d['client_cpu_share']:.0f}% (load average {d['load_average']:.1f} on "
           f"{os.cpu_count()} cores)")
+    per_action = result["server_cpu_ms_per_action"]
+    print(f"server CPU: {per_action if per_action is not None else float('nan'):.1f} ms per "
+          f"action ({d['server_cpu_ms_in_window']:,.0f} ms over {d['window_seconds']:.0f} s, "
+          f"{d['actions']} actions, all-in{', under cProfile' if profile else ''})")
+    idle = d["idle"]
+    if idle:
+        print(f"idle:       {_num(idle['cpu_ms_per_session_s'], 3)} ms CPU and "
+              f"{_num(idle['bytes_per_session_s'], 1)} bytes per session per second "
+              f"({idle['seconds']:g} s windows; server alone "
+              f"{idle['server_alone_cpu_ms_per_s']:.2f} ms/s)")
+        for name in ("lobby", "table"):
+            g = idle[name]
+            kinds = "; ".join(
+                f"{k} {v['sessions']}: {_num(v['bytes_per_session_s'], 1)} B/s, "
+                f"{v['frames']} redraws, {v['silent_sessions']} silent"
+                + (f", last at {v['last_bytes_at_s']:g} s" if v["last_bytes_at_s"] else "")
+                for k, v in g["kinds"].items())
+            print(f"  {name + ':':<9}{_num(g['cpu_ms_per_session_s'], 3)} ms CPU, "
+                  f"{_num(g['bytes_per_session_s'], 1)} bytes per session per second "
+                  f"({kinds})")
     print(f"errors:     {result['errors']} {d['error_kinds'] or ''}".rstrip())
+    if profile:
+        print_profile(profile)
     return 0 if result["errors"] == 0 else 1
+
+
+def _num(value: float | None, digits: int) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def print_profile(path: Path, top: int = 25, sort: str = "cumulative") -> None:
+    """The server's profile, ``top`` entries by ``sort``, on stderr (stdout keeps the figures)."""
+    if not path.exists():
+        print(f"profile: {path} was not written (the server did not exit normally)",
+              file=sys.stderr)
+        return
+    print(f"\nserver profile ({path}), top {top} by {sort} time:", file=sys.stderr)
+    stats = pstats.Stats(str(path), stream=sys.stderr)
+    stats.sort_stats(sort).print_stats(top)

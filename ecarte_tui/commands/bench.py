@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -13,6 +14,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sessions", type=int, default=50, help="SSH sessions (bench ssh)")
     p.add_argument("--duration", type=float, default=60.0,
                    help="seconds of play measured (bench ssh)")
+    p.add_argument("--idle-seconds", type=float, default=10.0, metavar="SECONDS",
+                   help="after the play, sessions left idle in the lobby, then at tables, "
+                        "for this long each; 0 skips it (bench ssh, 10)")
+    p.add_argument("--profile", type=Path, default=None, metavar="FILE",
+                   help="run the server under cProfile and write its stats to FILE; the top "
+                        "25 cumulative entries go to stderr (bench ssh)")
 
 
 def run(args: argparse.Namespace) -> int:
