@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from typing import Protocol
 
 from .engine import Action, IllegalAction, SeatView
@@ -53,7 +54,11 @@ class BotSeat:
         if self._closed or not self._has_decision():
             return
         if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._act())
+            # A context of its own: this is called by whoever moved the table (a served
+            # player's app), and the kept task would keep that app's context (Textual's
+            # active_app), so the whole app, for as long as the table lasts.
+            self._task = asyncio.get_running_loop().create_task(
+                self._act(), context=contextvars.Context())
 
     def _has_decision(self) -> bool:
         t = self.table

@@ -52,6 +52,10 @@ class InputSink(Protocol):
         """Tell the app the (already clamped) terminal size changed."""
         ...
 
+    def wake(self) -> None:
+        """Input is held back: call `RemoteTerminal.housekeeping` soon and often."""
+        ...
+
 
 class RemoteTerminal:
     """Per-session I/O endpoint with the session's limits applied."""
@@ -148,6 +152,11 @@ class RemoteTerminal:
             self._drain_handle.cancel()
             self._drain_handle = None
         self._resume()
+
+    @property
+    def input_held(self) -> bool:
+        """Input is held back (throttled, or waiting to be parsed) until `housekeeping`."""
+        return self._paused or bool(self._inbox)
 
     def admit_input_event(self) -> bool:
         """Rate limit for key/mouse events; False means drop this one."""
@@ -273,6 +282,8 @@ class RemoteTerminal:
             return
         self._paused = True
         self._input_ready.clear()
+        if self._sink is not None:
+            self._sink.wake()  # housekeeping resumes reading
         if self._pause_channel and not self._channel_gone:
             self.channel.pause_reading()
 

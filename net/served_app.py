@@ -15,11 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 from rich.console import Console
+from textual._styles_cache import StylesCache
+from textual._xterm_parser import XTermParser
 from textual.await_complete import AwaitComplete
-from textual.filter import Monochrome, NoColor
+from textual.filter import ANSIToTruecolor, Monochrome, NoColor
 
 from net.limits import Limits
 from net.remote_terminal import RemoteTerminal
+from net.shared_stylesheet import share_stylesheet
 from net.ssh_driver import SSHDriver
 
 if TYPE_CHECKING:
@@ -131,6 +134,7 @@ async def serve_app(app: App[Any], terminal: RemoteTerminal) -> int:
     finished (farewell line, exit status, close) unless a limit already aborted it.
     """
     harden_app(app)
+    share_stylesheet(app)
     apply_terminal_settings(app, terminal)
     app.driver_class = SSHDriver.for_terminal(terminal)
     terminal.app = app
@@ -157,9 +161,32 @@ async def serve_app(app: App[Any], terminal: RemoteTerminal) -> int:
         status = 1
     finally:
         terminal.app = None
+        forget_finished_sessions()
     status = status or (app.return_code or 0)
     terminal.finish(status, _farewell(app, terminal, status))
     return status
+
+
+def forget_finished_sessions() -> None:
+    """Empty the Textual caches that would keep a finished session's objects alive.
+
+    Textual 8.2 (pinned) memoizes a few *methods* with a class-level
+    ``functools.lru_cache(1024)``, so every entry holds its ``self`` until 1024 newer
+    entries push it out. Without this, about a thousand ended sessions stay in memory:
+
+    - ``XTermParser._parse_extended_key``: holds the session's input parser, whose parse
+      generator and cached ``Key`` events hold the message pump they were made in
+      (``Message._sender``), hence the whole app with its screens (about 1 MB each).
+    - ``StylesCache.get_inner_outer``: holds each widget's ``StylesCache`` and with it
+      the widget's rendered lines.
+    - ``ANSIToTruecolor.truecolor_style``: holds the app's colour filter.
+
+    These caches are shared by every session and cannot drop one session's entries, so
+    they are emptied whole; live sessions only recompute a few small values.
+    """
+    XTermParser._parse_extended_key.cache_clear()
+    StylesCache.get_inner_outer.cache_clear()
+    ANSIToTruecolor.truecolor_style.cache_clear()
 
 
 def _farewell(app: App[Any], terminal: RemoteTerminal, status: int) -> str | None:

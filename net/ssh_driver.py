@@ -30,7 +30,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.1
-"""Parser/housekeeping tick; the parser only times out a lone Esc when ticked."""
+"""Housekeeping tick while the terminal holds input back (throttled input resumes on it)."""
+IDLE_TICK_SECONDS = 1.0
+"""Housekeeping tick otherwise (the idle timeout's granularity): an idle session costs
+almost nothing. Escape sequences have their own one-shot tick."""
 
 _KITTY_FLAGS = 0b1 | 0b1000 | 0b10000
 """Disambiguate escapes, report all keys, report text (what Textual's LinuxDriver asks)."""
@@ -248,8 +251,8 @@ class SSHDriver(Driver):
         self.process_message(message)
         return 1
 
-    def _schedule_tick(self) -> None:
-        self._tick_handle = self._loop.call_later(TICK_SECONDS, self._tick)
+    def _schedule_tick(self, delay: float = TICK_SECONDS) -> None:
+        self._tick_handle = self._loop.call_later(delay, self._tick)
 
     def _tick(self) -> None:
         self._tick_handle = None
@@ -258,6 +261,13 @@ class SSHDriver(Driver):
         self._run_parser_tick()
         self.terminal.housekeeping()
         if self._input_enabled:
+            self._schedule_tick(TICK_SECONDS if self.terminal.input_held else IDLE_TICK_SECONDS)
+
+    def wake(self) -> None:
+        """The terminal holds input back: tick at the busy pace until it is let through."""
+        handle = self._tick_handle
+        if handle is not None and handle.when() > self._loop.time() + TICK_SECONDS:
+            handle.cancel()
             self._schedule_tick()
 
     def _schedule_escape_tick(self) -> None:
@@ -271,6 +281,10 @@ class SSHDriver(Driver):
         self._esc_handle = None
         if self._input_enabled:
             self._run_parser_tick()
+            # Textual 8.2's Parser._timeout_time: a sequence is still open (its rest came
+            # in a later read, after the Esc); tick again when that one may time out.
+            if self._parser._timeout_time is not None:
+                self._schedule_escape_tick()
 
     def _run_parser_tick(self) -> None:
         try:

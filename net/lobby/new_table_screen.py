@@ -154,7 +154,8 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                 yield Button("Cancel  esc", id="cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#new-table-error", Static).display = False
+        for error in self.query("#new-table-error"):  # none if closed before it was composed
+            error.display = False
 
     @staticmethod
     def _pool_text(pool: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import time
 
 from ssh_harness import ScreenClient, SharedCounter, serving
@@ -98,15 +97,14 @@ async def test_raw_megabyte_flood_does_not_starve_other_sessions(demo_factory, c
         assert await flooder.wait_for("count=0") and await victim.wait_for("count=0")
         flooder.send(b"a" * (1 << 20))
         await asyncio.sleep(0.5)
-        echoes = []
         for _ in range(10):
             before = counter.value
-            started = time.monotonic()
             victim.send(b"+")
             assert await victim.wait_for(f"count={before + 1}", timeout=5)
-            echoes.append(time.monotonic() - started)
-        # Typically ~12 ms median and ~0.1 s worst on 2 cores; generous bounds for CI.
-        assert statistics.median(echoes) < 0.25 and max(echoes) < 1.0, echoes
+        # No clock is read (CI is a busy machine): the victim was answered ten times while
+        # the flood was still held back, so it did not wait for the megabyte to be parsed.
+        flooding = next(s for s in server.sessions if s.identity.username == "mallory")
+        assert flooding.terminal is not None and flooding.terminal.input_held
         flooding_app = demo_factory.apps[0]
         assert flooding_app.return_code is None  # still alive, just throttled
         await flooder.close()
