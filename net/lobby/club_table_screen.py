@@ -162,7 +162,8 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
             return
         self._forfeit_told = True
         while self.app.screen is not self and self in self.app.screen_stack:
-            self.app.pop_screen()  # a dialog of the game (the draw, a hand's end) is moot now
+            self.app.pop_screen()  # a screen over the table (help, talk...) is moot now
+        self.close_dialog()  # and so is the table's box (the draw, a hand's end)
         lt = self.lt
         loser = lt.forfeit
         assert loser is not None

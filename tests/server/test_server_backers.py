@@ -49,11 +49,13 @@ async def test_a_backer_sees_his_players_cards_only_while_the_player_shows_them(
         await until_turn(a, b, card_turn)
         await back(w1, 1)
         await w1.wait_for("you back ben")
+        # ben is told, and how to show his hand (read on his screen: the toast is drawn in
+        # pieces around what it covers, nothing repaints the whole table in one piece)
+        await wait_toast(b, "wil backs you: v to show him your hand")
         await until_turn(a, b, hand_turn(2))  # a whole hand backing ben without his leave
         await w1.quiet()
         assert w1.client.leaks == [], w1.client.leaks[0]
         assert "you back ben (hand not shown)" in w1.text()
-        assert "wil backs you" in raw_text(b)  # ben was told, and how to show his hand
         assert "v Backers" in b.text()
         assert w1.client.frames_checked > 10
         assert not any(LABELS[c] in w1.text() for c in cards_of(lt.table.match.hands[1]))

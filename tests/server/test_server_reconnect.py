@@ -23,6 +23,9 @@ def hand_rows(screen: str) -> list[str]:
     return [r[:38] for r in rows[15:21]]  # left of where a notification may show
 
 
+DRAW_BOX = re.compile(r"│ +Draw for the deal +│")  # the box's title (the log says it too)
+
+
 async def sit_pair(server, ben_key=None):
     anna = await Seat.connect(server.port, "anna", seed=1, key=new_key())
     await anna.wait_for("first visit")
@@ -76,9 +79,12 @@ async def test_after_the_timeout_the_opponent_takes_the_win(tmp_path):
     async with club_server(tmp_path, reconnect_timeout=1.5) as server:
         anna, ben, _key, lt = await sit_pair(server)
         await ben.close()
-        await anna.wait_for("ben did not come back: w take the win", timeout=10)
-        anna.press(b"w")
+        screen = await anna.wait_for("ben did not come back: w take the win", timeout=10)
+        assert DRAW_BOX.search(screen), "the draw's box is open over the table"
+        anna.press(b"w")  # the claim keys work with the box open, and the forfeit closes it
         await anna.wait_for("You win: ben did not come back")
+        await anna.quiet()
+        assert not DRAW_BOX.search(anna.text())
         stored = server.store.table(lt.code)
         assert stored.status == "finished" and stored.winner == lt.seats[0].player_id
         assert (tmp_path / "archive" / f"{lt.code}.ecn").exists()

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.widgets import Button, Static
 
 from ecarte_tui.engine import KING, Action, Kind, Rules, SeatView
 from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.widgets.table_dialog import DialogContent, TableDialog
 
 ME = 0
 
@@ -68,6 +70,26 @@ def table_screen(app: EcarteApp) -> TableScreen:
         if isinstance(screen, TableScreen):
             return screen
     raise AssertionError("no table screen")
+
+
+def dialog(app: EcarteApp) -> DialogContent | None:
+    """What the table's box shows (the draw, a hand's end...), or None when it is closed."""
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen.dialog
+    return None
+
+
+def dialog_text(app: EcarteApp) -> str:
+    """The box's title, lines and buttons as drawn (empty when it is closed)."""
+    screen = table_screen(app)
+    box = screen.query_one(TableDialog)
+    if not box.display:
+        return ""
+    parts = [str(box.query_one("#dialog-title", Static).render()),
+             str(box.query_one("#dialog-lines", Static).render())]
+    parts += [str(b.label) for b in box.query(Button) if b.display]
+    return "\n".join(parts)
 
 
 def _human_turn(table: Table) -> bool:

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 from ecarte_tui.engine import Phase
-from ecarte_tui.ui.screens.draw import DrawScreen
-from ecarte_tui.ui.screens.hand_over import GameOverScreen, HandOverScreen
+from ecarte_tui.ui.screens.table import TableScreen
 
-from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
+from .helpers import (
+    ME,
+    ScriptedOpponent,
+    dialog,
+    dialog_text,
+    make_app,
+    make_table,
+    run,
+    settle,
+    table_screen,
+)
+
+
+def box_kind(app) -> str | None:
+    """Which box is open over the table ("draw", "hand", "match"), if one is."""
+    content = dialog(app)
+    return None if content is None else content.kind
 
 
 async def play_tricks(pilot) -> None:
@@ -49,7 +64,8 @@ async def test_elder_proposes_exchanges_and_plays_the_hand_out():
             await pilot.press("p")
         await play_tricks(pilot)
         assert table.status in ("between", "over")
-        assert isinstance(app.screen, HandOverScreen | GameOverScreen)
+        assert box_kind(app) in ("hand", "match")
+        assert isinstance(app.screen, TableScreen)  # drawn inside the table: no screen pushed
         assert sum(table.view(ME).tricks_won) == 5
 
 
@@ -170,7 +186,8 @@ async def test_the_winner_of_the_draw_chooses_the_dealer():
     app = make_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert isinstance(app.screen, DrawScreen) and app.screen.choosing
+        assert box_kind(app) == "draw" and "who deals the first hand?" in dialog_text(app)
+        assert "I deal  d" in dialog_text(app) and "Bot deals  o" in dialog_text(app)
         await pilot.press("o")  # the opponent deals
         await settle(pilot)
         assert table.view(ME).dealer == 1
@@ -182,10 +199,10 @@ async def test_the_draw_is_shown_when_the_cards_decide():
     app = make_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert isinstance(app.screen, DrawScreen) and not app.screen.choosing
+        assert box_kind(app) == "draw" and "Continue  ⏎" in dialog_text(app)
         await pilot.press("enter")
         await settle(pilot)
-        assert not isinstance(app.screen, DrawScreen)
+        assert box_kind(app) is None and dialog_text(app) == ""
 
 
 @run
@@ -196,7 +213,7 @@ async def test_between_hands_the_player_confirms_the_next_deal():
         await settle(pilot)
         await pilot.press("p")
         await play_tricks(pilot)
-        assert isinstance(app.screen, HandOverScreen)
+        assert box_kind(app) == "hand" and "Hand 1 is over" in dialog_text(app)
         await pilot.press("enter")
         await settle(pilot)
         view = table.view(ME)
@@ -212,12 +229,125 @@ async def test_end_of_game_offers_a_new_game():
         await pilot.press("p")
         await play_tricks(pilot)
         assert table.status == "over"
-        assert isinstance(app.screen, GameOverScreen)
-        text = " ".join(str(s.render()) for s in app.screen.query("Static"))
+        assert box_kind(app) == "match"
+        text = dialog_text(app)
         assert "wins the match" in text or "You win the match" in text
+        assert "New game  n" in text and "Home  h" in text and "Quit  q" in text
         await pilot.press("enter")  # an Enter meant for "next hand" chooses nothing here
         await settle(pilot)
-        assert isinstance(app.screen, GameOverScreen) and app.table is table
+        assert box_kind(app) == "match" and app.table is table
         await pilot.press("n")
         await settle(pilot)
         assert app.table is not table and app.table.status != "over"
+
+
+@run
+async def test_the_games_keys_do_not_act_behind_the_draw_and_esc_shows_the_table():
+    table = make_table(seed=1, rules="academie", first_dealer=None)  # the cards decide
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert box_kind(app) == "draw"
+        screen = table_screen(app)
+        before = table.view(ME)
+        assert screen.current_prompt().mode == "decide"  # dealt already: p and c would act
+        await pilot.press("p", "c", "1", "h", "n")
+        await pilot.pause()
+        assert table.view(ME) == before and box_kind(app) == "draw" and not screen.message
+        assert not screen.check_action("word", ("play",))
+        await pilot.press("escape")  # see the table
+        assert box_kind(app) is None
+        await pilot.press("p")
+        await settle(pilot)
+        assert table.view(ME).events, "the table's keys act once the box is closed"
+
+
+@run
+async def test_esc_at_a_hands_end_shows_the_table_whose_enter_deals_on():
+    table = make_table(seed=3, first_dealer=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await play_tricks(pilot)
+        assert box_kind(app) == "hand"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert box_kind(app) is None and table.status == "between"  # not shown again
+        assert table_screen(app).current_prompt().mode == "between"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert table.view(ME).hand_number == 2 and box_kind(app) is None
+
+
+@run
+async def test_the_boxs_buttons_answer_the_mouse():
+    table = make_table(seed=1, rules="classic", first_dealer=None)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert box_kind(app) == "draw"
+        await pilot.click("#dialog-choice-1")  # "Bot deals  o"
+        await settle(pilot)
+        assert table.view(ME).dealer == 1 and box_kind(app) is None
+        await pilot.press("p")
+        await play_tricks(pilot)
+        assert box_kind(app) == "hand"
+        await pilot.click("#dialog-choice-0")  # "Next hand  ⏎"
+        await settle(pilot)
+        assert table.view(ME).hand_number == 2 and box_kind(app) is None
+
+
+@run
+async def test_one_box_serves_every_hand_without_a_mount():
+    """The box is part of the table screen: shown, filled in and hidden, never remounted,
+    and no screen is pushed for it."""
+    from textual.widgets import Footer
+
+    table = make_table(seed=3, first_dealer=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+
+        def nodes() -> set[int]:  # (the local key bar, Textual's Footer, rebuilds its keys)
+            return {id(node) for node in screen.walk_children()
+                    if not any(isinstance(a, Footer) for a in node.ancestors_with_self)}
+
+        before = nodes()
+        depth = len(app.screen_stack)
+        for hand in (1, 2):
+            if hand == 2:
+                await pilot.press("enter")
+                await settle(pilot)
+            await pilot.press("p")
+            await play_tricks(pilot)
+            if table.status == "over":
+                break
+            assert box_kind(app) == "hand" and f"Hand {hand} is over" in dialog_text(app)
+            assert app.screen is screen and len(app.screen_stack) == depth
+        assert nodes() == before
+
+
+@run
+async def test_at_the_match_end_h_goes_home_and_help_gives_no_button_the_enter():
+    from ecarte_tui.ui.screens.home import HomeScreen
+
+    table = make_table(seed=3, first_dealer=1, target=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        await play_tricks(pilot)
+        assert box_kind(app) == "match"
+        await pilot.press("question_mark")  # help over the box, then back
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert box_kind(app) == "match" and app.screen.focused is None
+        await pilot.press("enter")
+        await pilot.pause()
+        assert box_kind(app) == "match" and app.table is table
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

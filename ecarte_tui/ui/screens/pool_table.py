@@ -1,22 +1,20 @@
 """The local pool's table screen: the usual table plus the pool board, a waiting banner and
-`s` to skip the bots' game; and the dialog at the end of each game of the pool."""
+`s` to skip the bots' game; and the box at the end of each game of the pool (drawn inside
+the table, as the table's own boxes are)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
-from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Static
 
 from ...engine import SeatView
 from ..local_pool import LocalPool, PoolRound, result_lines
 from ..narration import Prompt, outcome_lines
 from ..widgets.felt import Look
 from ..widgets.pool_board import PoolBoard, board_lines
+from ..widgets.table_dialog import DialogContent, DialogLine
 from .table import TableScreen
 
 
@@ -66,19 +64,18 @@ class PoolTableScreen(TableScreen):
         self.set_banner(self.local_pool.waiting_banner(hurried=True), "watching")
         self.refresh_bindings()
 
-    def _check_screens(self) -> None:
+    def _check_dialogs(self) -> None:
         u = self.update
         if u is None or u.status != "over":
-            super()._check_screens()
+            super()._check_dialogs()
             return
         result = self.round.result
-        if self._pool_shown or result is None or self.app.screen is not self or not self._sized:
+        if self._pool_shown or result is None or self.dialog is not None:
             return
         self._pool_shown = True
         self.show_board()
-        self.refresh_bindings()
         lines = result_lines(result, self.local_pool.pool)
-        self.app.push_screen(PoolGameOverScreen(u.view, self.names, lines), self._next)
+        self.show_dialog(pool_over_dialog(u.view, self.names, lines, self._next))
 
     def _next(self, choice: str | None) -> None:
         if choice == "quit":
@@ -89,39 +86,16 @@ class PoolTableScreen(TableScreen):
                 next_game()
 
 
-class PoolGameOverScreen(ModalScreen[str | None]):
-    """A game of the pool is over: the last hand, who takes the pool, who comes in."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n", "choose('next')", "Next game", key_display="⏎"),
-        Binding("q", "choose('quit')", "Quit"),
-    ]
-
-    def __init__(self, view: SeatView, names: tuple[str, str], pool_lines: list[str]) -> None:
-        super().__init__()
-        self.view = view
-        self.names = names
-        self.pool_lines = pool_lines
-
-    def compose(self) -> ComposeResult:
-        view, names = self.view, self.names
-        won = view.seat is not None and view.match_winner == view.seat
-        with Vertical(id="dialog", classes="dialog"):
-            yield Static(self.pool_lines[0], classes="title win" if won else "title")
-            for line in outcome_lines(view, names):
-                yield Static("• " + line, classes="line")
-            yield Static(f"Score: {names[0]} {view.scores[0]} · {names[1]} {view.scores[1]}"
-                         f"  (game to {view.rules.target})", classes="line")
-            yield Static(self.pool_lines[1], classes="line strong")
-            for line in self.pool_lines[2:]:
-                yield Static(line, classes="line")
-            with Horizontal(classes="buttons"):
-                yield Button("Next game  ⏎", id="next", variant="primary")
-                yield Button("Quit  q", id="quit")
-
-    def action_choose(self, what: str) -> None:
-        self.dismiss(what)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
+def pool_over_dialog(view: SeatView, names: tuple[str, str], pool_lines: list[str],
+                     done: Callable[[str], None]) -> DialogContent:
+    """A game of the pool is over: the last hand, who takes the pool, who comes in. Shown
+    to a player who waits too; ``done`` is told "next" (Enter, n) or "quit" (q)."""
+    won = view.seat is not None and view.match_winner == view.seat
+    lines = [DialogLine("• " + line) for line in outcome_lines(view, names)]
+    lines.append(DialogLine(f"Score: {names[0]} {view.scores[0]} · {names[1]} {view.scores[1]}"
+                            f"  (game to {view.rules.target})"))
+    lines.append(DialogLine(pool_lines[1], strong=True))
+    lines += [DialogLine(line) for line in pool_lines[2:]]
+    return DialogContent("pool", pool_lines[0], tuple(lines),
+                         (("Next game  ⏎", "next"), ("Quit  q", "quit")),
+                         {"enter": "next", "n": "next"}, done, win=won)

@@ -54,6 +54,7 @@ from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.seat_bar import SeatBar
 from ..widgets.stock import TurnUpStock
+from ..widgets.table_dialog import DialogContent, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from ..widgets.trick import TrickView
 
@@ -61,6 +62,14 @@ WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
 GAME_ACTIONS = frozenset(
     {"pick", "move", "confirm", "toggle", "word", "pass_king", "next_hand", "hint"}
 )
+DIALOG_KEYS = ("enter", "n", "d", "o", "h", "escape")
+"""The keys of the table's box (``TableDialog``), bound after the table's own: hidden."""
+TABLE_KEYS_OF_BOX: dict[str, dict[str, str]] = {
+    "hand": {"enter": "confirm", "n": "next_hand"},
+    "match": {"n": "new_match"},
+}
+"""Where the box's key means what the table's own key means there (Enter and n between
+hands, n after the match), the table's action takes it: the key bar reads as it did."""
 
 WORDS: dict[str, Action] = {
     "play": PLAY, "propose": PROPOSE, "accept": ACCEPT, "refuse": REFUSE, "king": KING,
@@ -90,6 +99,11 @@ class TableScreen(Screen[None]):
     LOG: ClassVar[type[HandLog] | type[TailLog]] = HandLog
     """The hand's log; a server swaps in ``TailLog``, which never lays the screen out."""
 
+    # Nothing at the table takes the focus but the box's buttons; the screen's default
+    # would focus "New game" when a help screen closes over the end of a match, and Enter
+    # would then start one.
+    AUTO_FOCUS = ""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i + 1), f"pick({i})", f"Card {i + 1}", show=False) for i in range(5)),
         Binding("left", "move(-1)", "Left", show=False),
@@ -109,6 +123,7 @@ class TableScreen(Screen[None]):
         Binding("f2", "app.rules", "Rules", show=False),
         Binding("f3", "app.settings", "Settings", show=False),
         Binding("q", "app.quit", "Quit"),
+        *(Binding(key, f"dialog_key('{key}')", show=False) for key in DIALOG_KEYS),
     ]
 
     def __init__(
@@ -144,8 +159,8 @@ class TableScreen(Screen[None]):
         self._draw_shown = False
         self._choose_shown = False
         self._announced_for: int | None = None
-        self._sized = False  # dialogs wait for the first layout, or the felt under them is stale
         self._topbar_text = ""
+        self._dialog: TableDialog | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -158,11 +173,13 @@ class TableScreen(Screen[None]):
                                      self.LOG(id="log"))
             yield PromptBar(id="prompt")
             yield self.KEY_BAR()
+        yield TableDialog(id="table-dialog")
 
     def on_mount(self) -> None:
         self._name_keys_as_the_app_does()
         if not self.query("#banner"):
             return  # closed before it was composed (a burst of keys): nothing to watch
+        self._dialog = self.query_one(TableDialog)
         self.set_look(self.look)
         self._show_banner()
         self._unwatch = self.table.watch(self.view_seat, self._on_table)
@@ -179,10 +196,6 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: Resize) -> None:
         self.query_one(TooSmall).show_size(event.size.width, event.size.height)
-        if not self._sized:
-            self._sized = True
-            if self.update is not None:
-                self.call_after_refresh(self._check_screens)
 
     # ------------------------------------------------------------------ state
 
@@ -247,7 +260,7 @@ class TableScreen(Screen[None]):
         self.look = look
         if auto_announce is not None:
             self.auto_announce = auto_announce
-        for w in self.query("#felt *, #chips"):
+        for w in self.query("#felt *, #chips, #draw-cards"):
             set_look = getattr(w, "set_look", None)
             if set_look is not None:
                 set_look(look)
@@ -281,9 +294,8 @@ class TableScreen(Screen[None]):
             self.marked &= set(view.hand)
         self._place_cursor(prev)
         self.redraw()
+        self._check_dialogs()
         self.refresh_bindings()
-        # dialogs open once the table under them is drawn at its final size
-        self.call_after_refresh(self._check_screens)
         self._maybe_auto_announce()
 
     def _place_cursor(self, prev: Update | None) -> None:
@@ -429,47 +441,95 @@ class TableScreen(Screen[None]):
             by_key[key] = [replace(b, description=names.get(b.action, b.description))
                            for b in bindings]
 
-    # ------------------------------------------------------------------ other screens
+    # ------------------------------------------------------------------ the box
 
-    def _check_screens(self) -> None:
+    @property
+    def dialog(self) -> DialogContent | None:
+        """What the box over the felt shows now (the draw, a hand's end...), if it is open."""
+        return self._dialog.content if self._dialog is not None else None
+
+    def show_dialog(self, content: DialogContent) -> None:
+        """Open the box with ``content``; its choice goes to ``content.done``."""
+        if self._dialog is not None:
+            self._dialog.show(content, self.look)
+            self.refresh_bindings()
+
+    def close_dialog(self) -> None:
+        if self._dialog is not None and self._dialog.is_open:
+            self._dialog.hide()
+            self.refresh_bindings()
+
+    def _check_dialogs(self) -> None:
+        """Open the box the table's state asks for, once: one at a time (the next waits
+        for the open one to be closed); a watcher reads the hand's outcome in the log and
+        is asked nothing."""
         u = self.update
-        assert u is not None
-        from .draw import DrawScreen
-        from .hand_over import GameOverScreen, HandOverScreen
-
-        if self.app.screen is not self or not self._sized or self.watching:
-            # a modal is up (help, rules, a result): try again when it closes; a watcher
-            # reads the hand's outcome in the log and is asked nothing
+        if u is None:
             return
         view = u.view
+        if view.forfeit is not None:
+            # a match ended by forfeit: the prompt says so; a hand's box is moot now
+            self.close_dialog()
+            return
+        if self.watching or self.dialog is not None:
+            return
+        from .draw import draw_dialog
+        from .hand_over import game_over_dialog, hand_over_dialog
+
         if u.status == "choose" and u.waiting_for == self.seat and not self._choose_shown:
             self._choose_shown = self._draw_shown = True
             assert u.draw is not None
-            self.app.push_screen(
-                DrawScreen(u.draw, self.names, self.seat, self.look), self._dealer_chosen
-            )
+            self.show_dialog(draw_dialog(u.draw, self.names, self.player_seat, self.look,
+                                         self._dealer_chosen))
             return
         if u.draw is not None and not self._draw_shown and view.hand_number <= 1 and (
             not view.events
         ):
             self._draw_shown = True
-            self.app.push_screen(DrawScreen(u.draw, self.names, self.seat, self.look))
+            self.show_dialog(draw_dialog(u.draw, self.names, self.player_seat, self.look,
+                                         self._dealer_chosen))
             return
         key = (view.game_number, view.hand_number)
-        if view.forfeit is not None:
-            return  # a match ended by forfeit: the prompt says so; no hand's result to show
         if u.status in ("between", "over") and self._result_shown != key and view.hand_number:
             self._result_shown = key
             if u.status == "over":
-                self.app.push_screen(GameOverScreen(view, self.names, self.look),
-                                     self._game_over_choice)
+                self.show_dialog(game_over_dialog(view, self.names, self.app,
+                                                  self._game_over_choice))
             else:
-                self.app.push_screen(HandOverScreen(view, self.names, self.look),
-                                     self._hand_over_choice)
+                self.show_dialog(hand_over_dialog(view, self.names, self._hand_over_choice))
 
-    def on_screen_resume(self) -> None:
-        if self.update is not None:
-            self.call_after_refresh(self._check_screens)
+    def _dialog_key(self, key: str) -> None:
+        """A key the open box uses: Enter presses its focused button, if one has the focus."""
+        content = self.dialog
+        if content is None:
+            return
+        choice = self._dialog.focused_choice() if key == "enter" and self._dialog else None
+        choice = choice or content.keys.get(key)
+        if choice is not None:
+            self._dialog_chose(content, choice)
+
+    @on(TableDialog.Chosen)
+    def _dialog_clicked(self, message: TableDialog.Chosen) -> None:
+        content = self.dialog
+        if content is not None:
+            self._dialog_chose(content, message.choice)
+
+    def _dialog_chose(self, content: DialogContent, choice: str) -> None:
+        self.close_dialog()
+        content.done(choice)
+        if self.is_attached and self.app.screen is self:
+            self._check_dialogs()  # one that waited for this one (a result after the draw)
+
+    def _box_takes(self, content: DialogContent, key: str) -> bool:
+        """Whether ``key`` chooses something in the open box (Enter: or presses the button
+        that has the focus, which Tab may give one at the end of a match)."""
+        if key in content.keys:
+            return True
+        return key == "enter" and self._dialog is not None and (
+            self._dialog.focused_choice() is not None)
+
+    def action_dialog_key(self, key: str) -> None:
+        self._dialog_key(key)
 
     def _dealer_chosen(self, dealer: int | None) -> None:
         if dealer is None:
@@ -527,6 +587,19 @@ class TableScreen(Screen[None]):
         self.call_later(self.submit, KING)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        dialog = self.dialog
+        if dialog is not None:
+            # the box's keys act, the game's keys behind it do not (the rest do: help, q...)
+            own = TABLE_KEYS_OF_BOX.get(dialog.kind, {})
+            if action == "dialog_key":
+                key = str(parameters[0])
+                return key not in own and self._box_takes(dialog, key)
+            if action in own.values():
+                return self._box_takes(dialog, next(k for k, a in own.items() if a == action))
+            if action in GAME_ACTIONS or action == "new_match":
+                return False
+        elif action == "dialog_key":
+            return False
         if self.watching and action in GAME_ACTIONS:
             return False
         if self.update is None:
@@ -578,6 +651,9 @@ class TableScreen(Screen[None]):
         self._toggle(self.cursor)
 
     def action_confirm(self) -> None:
+        if self.dialog is not None:
+            self._dialog_key("enter")
+            return
         mode = self.current_prompt().mode
         view = self.view
         if view is None:
@@ -590,11 +666,17 @@ class TableScreen(Screen[None]):
             self.table.ready(self.player_seat)
 
     def action_next_hand(self) -> None:
+        if self.dialog is not None:
+            self._dialog_key("n")
+            return
         if self.seat is not None:
             self.table.ready(self.seat)
 
     def action_new_match(self) -> None:
-        """``n`` once the match is over (its box closed with Esc): as the box's button."""
+        """``n`` once the match is over: the box's "new game" (or as it, its box closed)."""
+        if self.dialog is not None:
+            self._dialog_key("n")
+            return
         self._game_over_choice("new")
 
     def _toggle(self, index: int) -> None:

@@ -1,0 +1,168 @@
+"""The box of a hand's cycle (the draw for the deal, the end of a hand, of the match, of a
+game of a pool), drawn inside the table screen.
+
+A modal screen for each of them cost a screen switch, a restyle of the whole table when it
+closed and a dimmed repaint of everything under it, for every player at every hand: among
+the largest costs of a busy server. This box is composed once with the table, on a layer
+of its own above the felt, and only shown, filled in and hidden: a few widgets whose content
+changes, never a mount. What each box says is written next to the code that decides it
+(``screens/draw.py``, ``screens/hand_over.py``, ``screens/pool_table.py``); the keys reach
+it through the table screen, which knows which of its own keys may act while it is open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Static
+
+from .card_row import CardRow
+from .felt import Look
+
+MAX_CHOICES = 3
+"""The most buttons a box has (the end of a match: new game, home, quit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DialogLine:
+    """A line of a box; a ``strong`` one is bold, after a blank line."""
+
+    text: str
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class DialogContent:
+    """What one box shows, which keys choose what, and who is told the choice."""
+
+    kind: str
+    """Which box: "draw", "hand", "match" or "pool" (the table screen maps its keys by it)."""
+    title: str
+    lines: tuple[DialogLine, ...]
+    choices: tuple[tuple[str, str], ...]
+    """The buttons, left to right: (label, choice)."""
+    keys: Mapping[str, str]
+    """A key (``enter``, ``escape``, ``n``...) and the choice it makes."""
+    done: Callable[[str], None] = field(compare=False)
+    """Told the choice once the box is closed."""
+    win: bool = False
+    cards: tuple[tuple[int, str], ...] = ()
+    """Cards face up with a caption (the draw for the deal)."""
+    primary: bool = True
+    """The first button is the one to press: coloured."""
+    focus: bool = True
+    """The first button has the focus (Enter presses it); none has at the end of a match."""
+
+
+class DialogButton(Button, inherit_bindings=False):
+    """A button of the box. Its Enter is the table's (which presses the focused button), so
+    the key bar still names the table's Enter; it does not flash when pressed (the box
+    closes at once, and a flash is a timer and a restyle for nothing)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(" ", id=id)
+        self.active_effect_duration = 0
+        self.choice = ""
+
+
+class TableDialog(Vertical):
+    """The box; hidden until ``show`` (the table screen decides when)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="dialog")
+        self.content: DialogContent | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="title", id="dialog-title", markup=False)
+        yield CardRow((), (), id="draw-cards")
+        yield Static(classes="line", id="dialog-lines", markup=False)
+        with Horizontal(classes="buttons"):
+            for i in range(MAX_CHOICES):
+                yield DialogButton(id=f"dialog-choice-{i}")
+
+    @property
+    def is_open(self) -> bool:
+        return self.content is not None
+
+    def show(self, content: DialogContent, look: Look) -> None:
+        """Fill the box in and show it; the first button takes the focus (unless the box
+        says not), as the modal dialogs did."""
+        self.content = content
+        title = self.query_one("#dialog-title", Static)
+        title.update(content.title)
+        title.set_class(content.win, "win")
+        row = self.query_one("#draw-cards", CardRow)
+        row.display = bool(content.cards)
+        if content.cards:
+            row.cards = tuple(card for card, _ in content.cards)
+            row.captions = tuple(caption for _, caption in content.cards)
+            row.set_look(look)
+            row.refresh()
+        self.query_one("#dialog-lines", Static).update(lines_content(content.lines))
+        buttons = list(self.query(DialogButton))
+        for i, button in enumerate(buttons):
+            if i < len(content.choices):
+                label, button.choice = content.choices[i]
+                if label != str(button.label):
+                    button.label = label
+                    button.refresh(layout=True)  # (its width is its label's)
+                button.variant = "primary" if i == 0 and content.primary else "default"
+                button.display = True
+            else:
+                button.display = False
+        self.display = True
+        first = buttons[0] if content.choices and content.focus else None
+        self.screen.set_focus(first, scroll_visible=False)
+
+    def hide(self) -> None:
+        if self.content is None:
+            return
+        self.content = None
+        self.display = False
+        if self._owns(self.screen.focused):
+            self.screen.set_focus(None)
+
+    def focused_choice(self) -> str | None:
+        """The choice of the button that has the focus (Enter presses it), if one has."""
+        focused = self.screen.focused
+        if self.content is not None and self._owns(focused):
+            assert isinstance(focused, DialogButton)
+            return focused.choice
+        return None
+
+    def _owns(self, widget: object) -> bool:
+        return isinstance(widget, DialogButton) and self in widget.ancestors
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if isinstance(event.button, DialogButton) and self.content is not None:
+            self.post_message(self.Chosen(event.button.choice))
+
+    class Chosen(Message):
+        """A button of the box was clicked (Enter reaches the box through the table)."""
+
+        def __init__(self, choice: str) -> None:
+            super().__init__()
+            self.choice = choice
+
+
+def lines_content(lines: tuple[DialogLine, ...]) -> Content:
+    """The lines as one text: a strong line is bold, after a blank line (what a padded
+    Static per line drew, in one widget)."""
+    parts: list[str | tuple[str, str]] = []
+    for i, line in enumerate(lines):
+        if i:
+            parts.append("\n")
+        if line.strong:
+            parts.append("\n")
+            parts.append((line.text, "bold"))
+        else:
+            parts.append(line.text)
+    return Content.assemble(*parts)
