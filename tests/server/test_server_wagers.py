@@ -74,7 +74,7 @@ async def test_wagers_before_the_first_hand_settle_exactly(tmp_path):
         anna, ben, code = await staked_table(server.port, keys)
         lt = server.club.tables[code]
         assert lt.options.club.stake == STAKE
-        await anna.wait_for("Stake: 5 chips")  # the money panel at the table
+        await anna.wait_for("Draw for the deal")  # ben is seated
         ids = {n: s.player_id for n, s in zip(("anna", "ben"), lt.seats, strict=True)}
         carl = await watcher(server.port, "carl", keys["carl"], code)
         dora = await watcher(server.port, "dora", keys["dora"], code)
@@ -105,6 +105,7 @@ async def test_wagers_before_the_first_hand_settle_exactly(tmp_path):
                              ben.play(until=lambda s: "trick 2/5" in s))
         for seat in (anna, ben):
             assert "120 on anna" in seat.text()
+        await anna.wait_for("Stake: 5 chips")  # the money panel (behind the draw's box before)
         eve = await watcher(server.port, "eve", keys["eve"], code)
         eve.press(b"$")
         await eve.wait_for("No more wagers")
