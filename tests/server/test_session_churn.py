@@ -24,7 +24,7 @@ from net.store import Player, Store
 
 WARM_UP = 1
 """Sessions before the measure: first-time imports, parsed CSS and value caches."""
-CHURN = 5
+CHURN = 3
 """Measured sessions (traced by tracemalloc, which makes each several times slower)."""
 KEPT_PER_SESSION = 100_000
 """Bytes a finished session may leave behind (its player's rows, caches of values that are
