@@ -220,14 +220,19 @@ async def test_between_hands_the_player_confirms_the_next_deal():
         assert view.hand_number == 2 and view.dealer == ME
 
 
+async def play_one_point_match(pilot) -> None:
+    """A match to one point (seed 3, B deals): "We play!" and the five tricks end it."""
+    await settle(pilot)
+    await pilot.press("p")
+    await play_tricks(pilot)
+
+
 @run
 async def test_end_of_game_offers_a_new_game():
     table = make_table(seed=3, first_dealer=1, target=1)
     app = make_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("p")
-        await play_tricks(pilot)
+        await play_one_point_match(pilot)
         assert table.status == "over"
         assert box_kind(app) == "match"
         text = dialog_text(app)
@@ -336,9 +341,7 @@ async def test_at_the_match_end_h_goes_home_and_help_gives_no_button_the_enter()
     table = make_table(seed=3, first_dealer=1, target=1)
     app = make_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("p")
-        await play_tricks(pilot)
+        await play_one_point_match(pilot)
         assert box_kind(app) == "match"
         await pilot.press("question_mark")  # help over the box, then back
         await pilot.pause()
