@@ -13,8 +13,8 @@ lobby, then at tables (pairs seated with nobody acting, hosts waiting for an opp
 group in its own window so the server's CPU can be told apart; reported per idle session per
 second, with the CPU of the server with no session at all for comparison.
 
-``--profile FILE`` runs the server under cProfile; the server exits normally on TERM, so the
-stats are written when the bench stops it.
+``--profile FILE`` profiles the server (cProfile) over the measured play only: the bench
+signals it at the start and the end of the window (``ECARTE_PROFILE_WINDOW``).
 """
 
 from __future__ import annotations
@@ -349,14 +349,14 @@ async def _screens_quiet(clients: list[BenchClient], gap: float = 0.3,
 
 async def _start_server(data_dir: Path, sessions: int,
                         profile: Path | None = None) -> tuple[asyncio.subprocess.Process, int]:
-    """``ecarte serve`` on a free loopback port, under cProfile when ``profile`` is given (it
-    writes the file when serve returns: serve ends normally on TERM and INT)."""
+    """``ecarte serve`` on a free loopback port; with ``profile``, ready to profile the
+    window between SIGUSR1 and SIGUSR2 into that file."""
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cap = str(2 * sessions + 20)  # the play's sessions may still be closing as idle ones open
     python = [sys.executable]
     if profile is not None:
-        python += ["-m", "cProfile", "-o", str(profile)]
+        env["ECARTE_PROFILE_WINDOW"] = str(profile)
     proc = await asyncio.create_subprocess_exec(
         *python, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", "0",
         "--data-dir", str(data_dir), "--max-connections", cap, "--max-connections-per-ip", cap,
@@ -563,8 +563,18 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
             totals.until = time.monotonic() + duration
             at_until = asyncio.create_task(_cpu_at(proc.pid, totals.until))
             totals.measuring = True
+            if profile is not None:
+                proc.send_signal(signal.SIGUSR1)
             await asyncio.gather(*players)
             totals.measuring = False
+            if profile is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    profile.unlink()
+                proc.send_signal(signal.SIGUSR2)
+                for _ in range(300):  # the stats are written by the server's own loop
+                    if profile.exists():
+                        break
+                    await asyncio.sleep(0.1)
             cpu = (_cpu_seconds(proc.pid) - cpu_before) / duration
             client_cpu = (time.process_time() - own_before) / duration
             if at_until.done():
@@ -587,9 +597,8 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
             for c in clients + idle_clients:
                 c.close()
             proc.terminate()
-            # cProfile writes its file as serve returns: give it time on a busy machine
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(10 if profile is None else 60):
+                async with asyncio.timeout(10):
                     await proc.wait()
             if proc.returncode is None:
                 proc.kill()

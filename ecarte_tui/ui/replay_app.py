@@ -22,13 +22,11 @@ from .narration import log_lines, role_text
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.chips import ChipsPanel
 from .widgets.felt import Look
+from .widgets.felt_board import FeltBoard
 from .widgets.felt_layout import felt_and_side
 from .widgets.hand import HandView
 from .widgets.hand_log import HandLog
-from .widgets.seat_bar import SeatBar
-from .widgets.stock import TurnUpStock
 from .widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
-from .widgets.trick import TrickView
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -81,18 +79,19 @@ class ReplayScreen(Screen[None]):
         self.hide_other = hide_other
         self.steps = replay_steps(record)
         self.index = 0
+        self.top_hand, self.hand = HandView(id="top-hand"), HandView(id="hand")
+        self.felt = FeltBoard(self.top_hand, self.hand, id="felt")
 
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
         with Vertical(id="table-root"):
             yield Static(id="topbar")
-            yield from felt_and_side(HandView(id="top-hand"), HandView(id="hand"),
-                                     HandLog(id="log"))
+            yield from felt_and_side(self.felt, HandLog(id="log"))
             yield Static(id="replay-status")
             yield Footer()
 
     def on_mount(self) -> None:
-        for w in self.query("#felt *, #chips"):
+        for w in self.query("#felt, #chips"):
             set_look = getattr(w, "set_look", None)
             if set_look is not None:
                 set_look(self.look)
@@ -139,18 +138,18 @@ class ReplayScreen(Screen[None]):
         said = {last.seat: last.describe(names, self.look.ascii_cards).split(": ", 1)[-1]
                 .strip("“”\"")} if last is not None and last.action.kind.name not in (
                     "CARD", "DISCARD") else {}
-        for bar, seat in (("#opp-bar", other), ("#my-bar", me)):
-            self.query_one(bar, SeatBar).show(
+        for bar, seat in ((self.felt.opp_bar, other), (self.felt.my_bar, me)):
+            bar.show(
                 names[seat], role_text(a, seat), a.tricks_won[seat], a.at_risk == seat,
                 a.king == seat, said.get(seat), leader == seat and a.trick_lead is None,
             )
         deck = a.dealer if a.dealer is not None else 0
         if self.hide_other:
-            self.query_one("#top-hand", HandView).show_backs(a.opponent_cards, deck)
+            self.top_hand.show_backs(a.opponent_cards, deck)
         else:
-            self.query_one("#top-hand", HandView).show(b.hand)
-        self.query_one("#hand", HandView).show(a.hand)
-        self.query_one(TurnUpStock).show(a.turn_up, a.stock_size, deck)
+            self.top_hand.show(b.hand)
+        self.hand.show(a.hand)
+        self.felt.stock.show(a.turn_up, a.stock_size, deck)
         tricks = a.tricks
         if a.trick_lead is not None and a.leader is not None:
             cards: tuple[tuple[int, int], ...] = ((a.leader, a.trick_lead),)
@@ -161,7 +160,7 @@ class ReplayScreen(Screen[None]):
             winner, before = t.winner, (tricks[-2] if len(tricks) > 1 else None)
         else:
             cards, winner, before = (), None, None
-        self.query_one(TrickView).show(cards, winner, before, names, len(tricks) + 1)
+        self.felt.trick.show(cards, winner, before, names, len(tricks) + 1)
         self.query_one(ChipsPanel).show(
             names, a.scores, a.games_won, a.rules.target, a.rules.games_to_win, (other, me)
         )

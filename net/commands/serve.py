@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -112,6 +113,7 @@ async def serve(args: argparse.Namespace) -> int:
     tune_garbage_collector()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    profile_window(loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
@@ -121,6 +123,26 @@ async def serve(args: argparse.Namespace) -> int:
         print("shutting down…", flush=True)
         await server.aclose()
     return 0
+
+
+def profile_window(loop: asyncio.AbstractEventLoop) -> None:
+    """With ``ECARTE_PROFILE_WINDOW=FILE`` (set by ``ecarte bench ssh --profile``), SIGUSR1
+    starts cProfile and SIGUSR2 stops it and writes FILE: the profile of the measured play
+    alone, not of the logins and seating around it."""
+    path = os.environ.get("ECARTE_PROFILE_WINDOW")
+    if not path:
+        return
+    import cProfile
+
+    profiler = cProfile.Profile()
+
+    def stop() -> None:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGUSR1, profiler.enable)
+        loop.add_signal_handler(signal.SIGUSR2, stop)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ from textual.widgets import DataTable
 
 from ecarte_tui.engine import Record
 from ecarte_tui.ui.themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
-from ecarte_tui.ui.widgets.hand import HandView
 from net.clubhouse.ratings import PlayerRecord
 from net.lobby.leaderboard_screen import LeaderboardScreen
 from net.lobby.record_screen import RecordScreen
@@ -129,7 +128,7 @@ async def test_enter_replays_a_match_from_the_readers_seat_and_esc_comes_back():
         replay = app.screen
         assert isinstance(replay, ServedReplayScreen) and replay.me == 0
         # at every step: the reader's own cards face up, never a face of the other's
-        top, bottom = replay.query_one("#top-hand", HandView), replay.query_one("#hand", HandView)
+        top, bottom = replay.top_hand, replay.hand
         for i in range(len(replay.steps)):
             replay.index = i
             replay.redraw()

@@ -10,7 +10,6 @@ from ecarte_tui.ui.screens.rules import RulesScreen
 from ecarte_tui.ui.screens.settings import SettingsScreen
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings, load_settings, save_path, settings_path
-from ecarte_tui.ui.widgets.hand import HandView
 from ecarte_tui.ui.widgets.too_small import TooSmall
 
 from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
@@ -68,7 +67,7 @@ async def test_settings_change_the_cards_at_once_and_are_saved():
         await pilot.click("#four_colour")
         await pilot.pause()
         assert app.settings.ascii_cards and app.settings.four_colour
-        hand = table_screen(app).query_one(HandView)
+        hand = table_screen(app).hand
         assert hand.look.ascii_cards
         app.screen.query_one("#theme").value = "night"
         await pilot.pause()
@@ -105,10 +104,12 @@ async def test_a_card_can_be_played_with_the_mouse():
         await settle(pilot)
         await pilot.press("p")
         await settle(pilot)
-        hand = table_screen(app).query_one(HandView)
+        hand = table_screen(app).hand
         size, left = hand._layout()
         first = table.view(ME).hand[0]
-        await pilot.click(HandView, offset=(left + 2, 3))
+        felt = table_screen(app).felt
+        x, y = felt.content_offset + hand.region.offset
+        await pilot.click("#felt", offset=(x + left + 2, y + 3))
         await settle(pilot)
         assert first not in table.view(ME).hand
         assert size[0] == 7

@@ -47,16 +47,14 @@ from ..narration import (
 from ..players import Hint, action_words, hint_for
 from ..widgets.chips import ChipsPanel
 from ..widgets.felt import Look
+from ..widgets.felt_board import FeltBoard
 from ..widgets.felt_layout import felt_and_side
 from ..widgets.hand import HandView
 from ..widgets.hand_log import HandLog, TailLog
 from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
-from ..widgets.seat_bar import SeatBar
-from ..widgets.stock import TurnUpStock
 from ..widgets.table_dialog import DialogContent, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
-from ..widgets.trick import TrickView
 
 WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
 GAME_ACTIONS = frozenset(
@@ -161,6 +159,7 @@ class TableScreen(Screen[None]):
         self._announced_for: int | None = None
         self._topbar_text = ""
         self._dialog: TableDialog | None = None
+        self.felt = FeltBoard(OpponentHand(id="opp-hand"), HandView(id="hand"), id="felt")
 
     # ------------------------------------------------------------------ building
 
@@ -169,8 +168,7 @@ class TableScreen(Screen[None]):
         with Vertical(id="table-root"):
             yield Static(id="topbar")
             yield Static(id="banner")
-            yield from felt_and_side(OpponentHand(id="opp-hand"), HandView(id="hand"),
-                                     self.LOG(id="log"))
+            yield from felt_and_side(self.felt, self.LOG(id="log"))
             yield PromptBar(id="prompt")
             yield self.KEY_BAR()
         yield TableDialog(id="table-dialog")
@@ -198,6 +196,19 @@ class TableScreen(Screen[None]):
         self.query_one(TooSmall).show_size(event.size.width, event.size.height)
 
     # ------------------------------------------------------------------ state
+
+    @property
+    def hand(self) -> HandView:
+        """This seat's hand on the felt."""
+        hand = self.felt.hand
+        assert isinstance(hand, HandView)
+        return hand
+
+    @property
+    def opponent_hand(self) -> OpponentHand:
+        top = self.felt.top
+        assert isinstance(top, OpponentHand)
+        return top
 
     @property
     def view(self) -> SeatView | None:
@@ -260,7 +271,7 @@ class TableScreen(Screen[None]):
         self.look = look
         if auto_announce is not None:
             self.auto_announce = auto_announce
-        for w in self.query("#felt *, #chips, #draw-cards"):
+        for w in self.query("#felt, #chips, #draw-cards"):
             set_look = getattr(w, "set_look", None)
             if set_look is not None:
                 set_look(look)
@@ -337,25 +348,26 @@ class TableScreen(Screen[None]):
             self._topbar_text = topbar
             self.query_one("#topbar", Static).update(topbar, layout=False)
         leader = view.leader if view.phase is Phase.TRICKS else None
-        self.query_one("#opp-bar", SeatBar).show(
+        felt = self.felt
+        felt.opp_bar.show(
             names[opp], role_text(view, opp), view.tricks_won[opp], view.at_risk == opp,
             view.king == opp, self.speech.get(opp), leader == opp and view.trick_lead is None,
         )
-        self.query_one("#my-bar", SeatBar).show(
+        felt.my_bar.show(
             names[me], role_text(view, me), view.tricks_won[me], view.at_risk == me,
             view.king == me, self.speech.get(me), leader == me and view.trick_lead is None,
         )
-        self.query_one(OpponentHand).show(view.cards_in_hand[opp], deck)
-        self.query_one(TurnUpStock).show(view.turn_up, view.stock_size, deck)
-        self.query_one(TrickView).show(*self._trick_state(view), names, len(view.tricks) + 1)
+        self.opponent_hand.show(view.cards_in_hand[opp], deck)
+        felt.stock.show(view.turn_up, view.stock_size, deck)
+        felt.trick.show(*self._trick_state(view), names, len(view.tricks) + 1)
         mode = prompt.mode
         active = mode in ("card", "discard")
         if self.watching and self.view_seat is None:
-            self.query_one(HandView).show_backs(view.cards_in_hand[me], deck)
+            self.hand.show_backs(view.cards_in_hand[me], deck)
         elif self.watching:  # behind a player's chair: his hand, nothing to choose
-            self.query_one(HandView).show(view.hand)
+            self.hand.show(view.hand)
         else:
-            self.query_one(HandView).show(
+            self.hand.show(
                 view.hand,
                 playable=self._playable() if mode == "card" else frozenset(),
                 marked=frozenset(self.marked) if mode == "discard" else self.advised_cards(),

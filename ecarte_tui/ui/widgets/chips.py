@@ -3,17 +3,14 @@ left for every point (RULES.md §7); the games won below."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.style import Style
 from rich.text import Text
 
+from ..theme_styles import theme_style
 from .felt import FeltWidget
 
 
 class ChipsPanel(FeltWidget):
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"card--label", "chip--won", "chip--left"}
-
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: tuple[object, ...] = ()
@@ -37,9 +34,9 @@ class ChipsPanel(FeltWidget):
             return Text("")
         names, scores, games_won, target, games_to_win, order = self.state  # type: ignore[misc]
         g = self.look.glyphs
-        label = self.get_component_rich_style("card--label")
-        won = self.get_component_rich_style("chip--won")
-        left = self.get_component_rich_style("chip--left")
+        label = theme_style(self, "card--label")
+        won = theme_style(self, "chip--won")
+        left = theme_style(self, "chip--left")
         bold = label + Style(bold=True)
         out = Text(no_wrap=True, overflow="ellipsis", end="")
         match = "one game" if games_to_win == 1 else f"best of {2 * games_to_win - 1}"
@@ -66,7 +63,3 @@ class ChipsPanel(FeltWidget):
             out.append(" · ".join(f"{names[s]} {games_won[s]}" for s in order), bold)
         return out
 
-
-# Not the card classes of FeltWidget, only its own (Widget.__init_subclass__ does not pass
-# ``inherit_component_classes`` on in Textual 8.2, so it is set after the class).
-ChipsPanel._inherit_component_classes = False

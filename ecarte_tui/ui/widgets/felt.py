@@ -1,9 +1,8 @@
-"""The base of every widget that draws cards: its colours come from CSS component classes."""
+"""The base of a widget that draws cards, and the card colours every drawing shares."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -11,6 +10,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..card_art import LARGE, SMALL, Canvas, Glyphs, Palette, glyphs
+from ..theme_styles import style_key, theme_style
 
 
 @dataclass(frozen=True)
@@ -27,14 +27,6 @@ class Look:
 
 class FeltWidget(Widget):
     """A widget drawn on the felt with a character canvas."""
-
-    # Only what the card widgets read: Textual keeps a hidden node (styles and all) per
-    # component class per widget, and a server holds a table screen per player. The seat
-    # bars and the chips declare their own few instead.
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "card--face", "card--red", "card--black", "card--blue", "card--green", "card--edge",
-        "card--back-a", "card--back-b", "card--highlight", "card--faded", "card--label",
-    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -86,43 +78,34 @@ class FeltWidget(Widget):
             self.refresh()
 
     def palette(self) -> Palette:
-        """The card colours, shared by every card widget of the app on the same background.
-
-        Textual clears a widget's component-style cache whenever its styles are re-applied
-        (after every move at a table), and rebuilding eleven component styles per widget
-        per redraw was a tenth of a busy server's time. The colours depend only on the
-        theme and the background they are drawn on, so that is the key.
-        """
-        app = self.app
-        cache: dict[tuple[str, object, bool], Palette] | None = getattr(
-            app, "_ecarte_palettes", None)
-        if cache is None:
-            cache = {}
-            app._ecarte_palettes = cache  # type: ignore[attr-defined]
-        key = (app.theme, self.rich_style, app.has_pseudo_class("nocolor"))
-        found = cache.get(key)
-        if found is None:
-            if len(cache) > 64:
-                cache.clear()
-            found = cache[key] = self._make_palette()
-        return found
-
-    def _make_palette(self) -> Palette:
-        get = self.get_component_rich_style
-        return Palette(
-            face=get("card--face"),
-            red=get("card--red", partial=True),
-            black=get("card--black", partial=True),
-            blue=get("card--blue", partial=True),
-            green=get("card--green", partial=True),
-            edge=get("card--edge", partial=True),
-            back_a=get("card--back-a"),
-            back_b=get("card--back-b"),
-            highlight=get("card--highlight", partial=True),
-            faded=get("card--faded"),
-            label=get("card--label"),
-        )
+        return palette_for(self)
 
     def card_size(self, rows: int) -> tuple[int, int]:
         """Large cards when the widget has room for them (a big terminal), else small."""
         return LARGE if rows >= LARGE[1] else SMALL
+
+
+PALETTE_PARTS = (
+    ("face", "card--face", False), ("red", "card--red", True), ("black", "card--black", True),
+    ("blue", "card--blue", True), ("green", "card--green", True), ("edge", "card--edge", True),
+    ("back_a", "card--back-a", False), ("back_b", "card--back-b", False),
+    ("highlight", "card--highlight", True), ("faded", "card--faded", False),
+    ("label", "card--label", False),
+)
+"""Palette field, CSS class (app.tcss), and whether it is drawn over another colour."""
+
+
+_PALETTES: dict[tuple[object, ...], Palette] = {}
+
+
+def palette_for(widget: Widget) -> Palette:
+    """The card colours on ``widget``'s background, resolved once per process and theme."""
+    key = style_key(widget)
+    found = _PALETTES.get(key)
+    if found is None:
+        if len(_PALETTES) > 256:
+            _PALETTES.clear()
+        found = _PALETTES[key] = Palette(**{
+            field: theme_style(widget, name, partial=partial)
+            for field, name, partial in PALETTE_PARTS})
+    return found

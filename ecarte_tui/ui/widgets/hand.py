@@ -7,17 +7,18 @@ watcher's view holds no hand, so there is no face to draw.
 from __future__ import annotations
 
 from rich.style import Style
-from textual import events
 from textual.message import Message
 
 from ..card_art import Canvas, draw_back, draw_face, draw_slot
-from .felt import FeltWidget
+from .felt_part import FeltPart
 
 GAP = 1
 
 
-class HandView(FeltWidget):
+class HandView(FeltPart):
     """Cards in a row; a raised card is marked for the discard, a faded one may not be played."""
+
+    ROWS = (6, 8)
 
     class Clicked(Message):
         """A card was clicked (index in the hand)."""
@@ -26,8 +27,8 @@ class HandView(FeltWidget):
             super().__init__()
             self.index = index
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.cards: tuple[int, ...] = ()
         self.playable: frozenset[int] = frozenset()  # cards that may be played now
         self.marked: frozenset[int] = frozenset()  # cards chosen for the discard
@@ -91,13 +92,13 @@ class HandView(FeltWidget):
             )
         return c
 
-    def on_click(self, event: events.Click) -> None:
-        if self.face_down:
+    def click(self, x: int, y: int) -> None:
+        if self.face_down or self.board is None:
             return
         size, left = self._layout()
-        x = event.x - left
+        x -= left
         if x < 0:
             return
         index, within = divmod(x, size[0] + GAP)
         if within < size[0] and index < len(self.cards):
-            self.post_message(self.Clicked(index))
+            self.board.post_message(self.Clicked(index))

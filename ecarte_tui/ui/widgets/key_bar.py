@@ -8,16 +8,15 @@ clicked).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
 from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..theme_styles import theme_style
+
 
 class KeyBar(Widget):
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"keybar--key", "keybar--description"}
     DEFAULT_CSS = """
     KeyBar {
         dock: bottom;
@@ -71,8 +70,8 @@ class KeyBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        key_style = self.get_component_rich_style("keybar--key")
-        text_style = self.get_component_rich_style("keybar--description")
+        key_style = theme_style(self, "keybar--key")
+        text_style = theme_style(self, "keybar--description")
         out = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
         for i, (key, shown, description) in enumerate(self.entries):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from ..card_art import Canvas, draw_back
-from .felt import FeltWidget
+from .felt_part import FeltPart
 
 
-class OpponentHand(FeltWidget):
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+class OpponentHand(FeltPart):
+    ROWS = (4, 6)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.count = 0
         self.deck = 0
 

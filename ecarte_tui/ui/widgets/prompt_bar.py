@@ -3,19 +3,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 from ..narration import Prompt
+from ..theme_styles import theme_style
 
 
 class PromptBar(Widget):
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "prompt--text", "prompt--keys", "prompt--error", "prompt--hint", "prompt--wait",
-    }
-
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.prompt = Prompt("")
@@ -28,7 +24,9 @@ class PromptBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        get = self.get_component_rich_style
+        def get(name: str) -> Style:
+            return theme_style(self, name)
+
         out = Text(no_wrap=True, overflow="ellipsis", end="")
         waiting = self.prompt.mode == "wait"
         out.append(self.prompt.text, get("prompt--wait" if waiting else "prompt--text"))

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.style import Style
-from rich.text import Text
 
-from .felt import FeltWidget
+from ..card_art import Canvas
+from .felt_part import FeltPart
 
 
-class SeatBar(FeltWidget):
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "card--label", "seat--name", "seat--role", "seat--risk", "seat--speech", "seat--king",
-    }
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+class SeatBar(FeltPart):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.state: tuple[object, ...] = ()
 
     def show(
@@ -34,34 +28,32 @@ class SeatBar(FeltWidget):
             self.state = state
             self.refresh()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
+        width, height = self.size
+        c = Canvas(width, height)
         if not self.state:
-            return Text("")
+            return c
         name, role, tricks, at_risk, king, said, leads = self.state  # type: ignore[misc]
-        get = self.get_component_rich_style
+        get = self.style
         label = get("card--label")
-        out = Text(no_wrap=True, overflow="ellipsis", end="")
-        out.append(f" {name} ", get("seat--name"))
+        runs: list[tuple[str, Style | None]] = [(f" {name} ", get("seat--name"))]
         if role:
-            out.append(" ")
-            out.append(f" {role} ", get("seat--role"))
+            runs += [(" ", None), (f" {role} ", get("seat--role"))]
         if leads:
-            out.append(" leads", label + Style(bold=True))
+            runs.append((" leads", label + Style(bold=True)))
         if tricks:
-            out.append(f" · {tricks} trick{'s' if tricks != 1 else ''}", label)
+            runs.append((f" · {tricks} trick{'s' if tricks != 1 else ''}", label))
         if king:
-            out.append(" ")
-            out.append(" king ♔ " if not self.look.ascii_cards else " king ", get("seat--king"))
+            runs += [(" ", None),
+                     (" king ♔ " if not self.look.ascii_cards else " king ", get("seat--king"))]
         if at_risk:
-            out.append(" ")
-            out.append(" AT RISK ", get("seat--risk"))
+            runs += [(" ", None), (" AT RISK ", get("seat--risk"))]
         if said:
-            out.append("  ")
-            out.append(f" “{said}” " if not self.look.ascii_cards else f' "{said}" ',
-                       get("seat--speech"))
-        return out
-
-
-# Not the card classes of FeltWidget, only its own (Widget.__init_subclass__ does not pass
-# ``inherit_component_classes`` on in Textual 8.2, so it is set after the class).
-SeatBar._inherit_component_classes = False
+            runs += [("  ", None),
+                     (f" “{said}” " if not self.look.ascii_cards else f' "{said}" ',
+                      get("seat--speech"))]
+        x = 0
+        for text, style in runs:
+            c.put(x, 0, text, style)
+            x += len(text)
+        return c

@@ -6,12 +6,15 @@ from rich.style import Style
 
 from ...engine.cards import SUIT_NAMES
 from ..card_art import Canvas, draw_back, draw_face, draw_slot
-from .felt import FeltWidget
+from .felt_part import FeltPart
 
 
-class TurnUpStock(FeltWidget):
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+class TurnUpStock(FeltPart):
+    COLUMNS = (14, 18)
+    """Its width on a normal terminal and on a tall one; the trick has the rest."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.turn_up: int | None = None
         self.stock = 0
         self.deck = 0

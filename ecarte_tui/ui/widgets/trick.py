@@ -10,12 +10,14 @@ from rich.style import Style
 
 from ...engine.view import Trick
 from ..card_art import MINI, Canvas, draw_face, draw_slot
-from .felt import FeltWidget
+from .felt_part import FeltPart
 
 
-class TrickView(FeltWidget):
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
+class TrickView(FeltPart):
+    ROWS = (6, 8)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.cards: tuple[tuple[int, int], ...] = ()  # (seat, card) in the order played
         self.winner: int | None = None
         self.last: Trick | None = None

@@ -1,0 +1,156 @@
+"""The felt: the other seat's bar and hand, the stock and the trick, this seat's hand and bar,
+drawn by one Line-API widget.
+
+Each part draws on a canvas of its own size; the board keeps the strips of every part and
+the assembled strip of every row. When a part changes it is drawn again at once and only
+the rows whose strips differ are marked dirty, so Textual repaints (and a server sends)
+those rows alone. The layout is the one the stylesheet gave the widgets the parts replace:
+fixed heights for the bars, hands and middle, the rest shared by two spacers as Textual
+shares ``1fr`` (cumulative floors), the stock a fixed width and the trick the rest.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ..card_art import Palette
+from .felt import Look, palette_for
+from .felt_part import FeltPart
+from .seat_bar import SeatBar
+from .stock import TurnUpStock
+from .trick import TrickView
+
+
+class FeltBoard(Widget, can_focus=False):
+    def __init__(self, top: FeltPart, hand: FeltPart, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.opp_bar = SeatBar(id="opp-bar")
+        self.top = top
+        self.stock = TurnUpStock(id="stock")
+        self.trick = TrickView(id="trick")
+        self.hand = hand
+        self.my_bar = SeatBar(id="my-bar")
+        self.parts: tuple[FeltPart, ...] = (
+            self.opp_bar, self.top, self.stock, self.trick, self.hand, self.my_bar)
+        for part in self.parts:
+            part.board = self
+        self._layout_key: tuple[object, ...] | None = None
+        self._strips: dict[int, list[Strip]] = {}  # id(part) -> its rows
+        self._rows: list[Strip | None] = []
+        self._bands: list[tuple[FeltPart, ...]] = []  # the parts drawn on each row
+
+    # ------------------------------------------------------------------ looks
+
+    def set_look(self, look: Look) -> None:
+        for part in self.parts:
+            part.set_look(look)
+
+    def palette(self) -> Palette:
+        return palette_for(self)
+
+    def part_at(self, x: int, y: int) -> FeltPart | None:
+        for part in self.parts:
+            if part.region.contains(x, y):
+                return part
+        return None
+
+    # ------------------------------------------------------------------ layout
+
+    def _tall(self) -> bool:
+        return self.is_attached and self.screen.has_class("-tall")
+
+    def _lay_out(self) -> bool:
+        """Place the parts for the current size; True when anything moved."""
+        width, height = self.content_size
+        tall = self._tall()
+        base = self.visual_style
+        key = (width, height, tall, base)
+        if key == self._layout_key:
+            return False
+        self._layout_key = key
+        t = int(tall)
+        fixed = [1, self.top.ROWS[t], None, self.trick.ROWS[t], None, self.hand.ROWS[t], 1]
+        spare = Fraction(max(0, height - sum(h for h in fixed if h is not None)), 2)
+        y = Fraction(0)
+        spans: list[tuple[int, int]] = []
+        for h in fixed:
+            nxt = y + (spare if h is None else h)
+            spans.append((y.__floor__(), nxt.__floor__() - y.__floor__()))
+            y = nxt
+        stock_w = min(width, self.stock.COLUMNS[t])
+        place = {
+            id(self.opp_bar): Region(0, *spans[0][:1], width, spans[0][1]),
+            id(self.top): Region(0, spans[1][0], width, spans[1][1]),
+            id(self.stock): Region(0, spans[3][0], stock_w, spans[3][1]),
+            id(self.trick): Region(stock_w, spans[3][0], width - stock_w, spans[3][1]),
+            id(self.hand): Region(0, spans[5][0], width, spans[5][1]),
+            id(self.my_bar): Region(0, spans[6][0], width, spans[6][1]),
+        }
+        for part in self.parts:
+            part.region = place[id(part)]
+        self._bands = [()] * height
+        for part in self.parts:
+            r = part.region
+            for row in range(r.y, min(height, r.bottom)):
+                self._bands[row] = (*self._bands[row], part)
+        self._strips.clear()
+        self._rows = [None] * height
+        return True
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._lay_out():
+            self.refresh()
+
+    # ------------------------------------------------------------------ drawing
+
+    def _part_strips(self, part: FeltPart) -> list[Strip]:
+        strips = self._strips.get(id(part))
+        if strips is None:
+            strips = self._strips[id(part)] = (
+                part.render_canvas().to_strips(self.visual_style) if part.region else [])
+        return strips
+
+    def part_changed(self, part: FeltPart) -> None:
+        """Draw ``part`` again now; mark dirty only the rows that came out different."""
+        if not self.is_attached or self._layout_key is None or not part.region:
+            return
+        if self._lay_out():
+            self.refresh()
+            return
+        old = self._strips.pop(id(part), None)
+        new = self._part_strips(part)
+        r = part.region
+        for i, strip in enumerate(new):
+            if old is None or i >= len(old) or old[i] != strip:
+                row = r.y + i
+                if row < len(self._rows):
+                    self._rows[row] = None
+                    self.refresh(Region(r.x, row, r.width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        self._lay_out()
+        width = self.content_size.width
+        if not 0 <= y < len(self._rows):
+            return Strip.blank(width, self.visual_style.rich_style)
+        row = self._rows[y]
+        if row is None:
+            parts = self._bands[y]
+            if not parts:
+                row = Strip.blank(width, self.visual_style.rich_style)
+            else:
+                row = Strip.join(self._part_strips(p)[y - p.region.y] for p in parts)
+            self._rows[y] = row
+        return row
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        part = self.part_at(offset.x, offset.y)
+        if part is not None:
+            part.click(offset.x - part.region.x, offset.y - part.region.y)
