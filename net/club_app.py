@@ -7,6 +7,8 @@ table screens get one seat's view, or the public view for a watcher).
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +59,6 @@ alone (`/`) until the game ends.
 In the lobby: `n` new table, `b` play the bot, `j` join by code, `w` watch, `l` the
 leaderboard, `r` your record and finished matches (enter replays one).
 """
-IDLE_CHECK_SECONDS = 5.0
 
 
 @dataclass
@@ -95,7 +96,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         self._presence: tuple[LiveTable, int | None] | None = None
         self._last_options: TableOptions | None = None
         self.last_input = time.monotonic()
-        self._table_activity = time.monotonic()
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._news = SettlementNews(self)
 
     # ------------------------------------------------------------------ start and end
@@ -112,8 +113,7 @@ class ClubApp(ClaimKeys, EcarteApp):
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()  # not EcarteApp's local game: the lobby instead
         self._news.start()
-        limit = self.ctx.lobby_idle_timeout or IDLE_CHECK_SECONDS
-        self.set_interval(min(IDLE_CHECK_SECONDS, limit / 2), self._idle_check)
+        self._arm_lobby_idle()
         fingerprint = self.info.key_fingerprint
         if fingerprint is None:
             self.player = self.ctx.identities.guest()
@@ -143,6 +143,9 @@ class ClubApp(ClaimKeys, EcarteApp):
         try:
             return await super().run_async(*args, **kwargs)
         finally:
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
             self._news.stop()
             self._leave()
             if self.player is not None and is_guest(self.player):
@@ -239,7 +242,7 @@ class ClubApp(ClaimKeys, EcarteApp):
             self._leave()
             self.club.connected(lt, seat)
             self._presence = (lt, seat)
-        self._table_activity = time.monotonic()
+        keep_alive(self)  # sitting down (or waiting for an opponent) counts as activity
         self._last_options = lt.options
         if lt.table is None:
             self._go(WaitingScreen(lt, self.ctx.join_command("join", lt.code)))
@@ -263,6 +266,7 @@ class ClubApp(ClaimKeys, EcarteApp):
                 self._presence = (lt, seat)
             elif self._presence[1] is not None:
                 self._presence = None  # his seat went to his adviser (French rule)
+                self._arm_lobby_idle()
         if seat is not None:
             self.show_table(lt, seat)
         elif lt.table is not None:
@@ -293,6 +297,7 @@ class ClubApp(ClaimKeys, EcarteApp):
     def to_lobby(self, offer: TableOptions | None = None) -> None:
         left = self._presence
         self._leave()
+        self._arm_lobby_idle()
         self.table = None
         if left is not None and left[1] is not None and not left[0].finished:
             lt = left[0]
@@ -344,20 +349,41 @@ class ClubApp(ClaimKeys, EcarteApp):
         await super().on_event(event)
 
     def note_table_activity(self) -> None:
-        """The game moved: a player waiting for the opponent, or a watcher, is not idle."""
-        self._table_activity = time.monotonic()
+        """The game moved: a player waiting for the opponent, or a watcher, is not idle.
+
+        It moves the session's idle deadline at once (a float set, no timer), so nothing
+        has to poll the table to keep a watcher connected."""
+        keep_alive(self)
+
+    def _arm_lobby_idle(self) -> None:
+        """Set the lobby's idle check for the moment its limit would fall, unless it is set.
+
+        One one-shot timer rather than a poll, so an idle session has no timer ticking: input
+        only moves ``last_input``, and the check that finds it moved sets itself again for
+        the time left. Armed on mount and whenever the session leaves a table.
+
+        A loop timer in an empty context, not a Textual timer: asyncio keeps a cancelled
+        timer, with its context (Textual's active_app), until it was due, minutes after the
+        session ended. The check needs no context: ``cut_off`` only posts the app's exit."""
+        limit = self.ctx.lobby_idle_timeout
+        if limit is None or self._idle_timer is not None or self._exit or not self.is_running:
+            return
+        left = max(0.0, self.last_input + limit - time.monotonic())
+        self._idle_timer = asyncio.get_running_loop().call_later(
+            left, self._idle_check, context=contextvars.Context())
 
     def _idle_check(self) -> None:
-        """The lobby's own idle limit; at a table, the game moving counts as activity."""
-        driver = self._driver
-        if not isinstance(driver, SSHDriver):
+        """The lobby's own idle limit (also on the name screen: anywhere but at a table).
+
+        At a table it lapses: the session's own idle timeout applies there, and the game
+        moving counts as activity (``note_table_activity``); going back re-arms it."""
+        self._idle_timer = None
+        limit = self.ctx.lobby_idle_timeout
+        if limit is None or self._presence is not None or self._exit:
             return
-        now = time.monotonic()
-        if self._presence is None:
-            limit = self.ctx.lobby_idle_timeout
-            if limit is not None and now - self.last_input > limit:
+        if time.monotonic() - self.last_input >= limit:
+            driver = self._driver
+            if isinstance(driver, SSHDriver):
                 driver.terminal.cut_off("idle timeout", abort=False)
             return
-        idle = driver.terminal.limits.idle_timeout
-        if idle is None or now - self._table_activity < idle:
-            keep_alive(self)
+        self._arm_lobby_idle()

@@ -200,13 +200,20 @@ class RemoteTerminal:
         """Count as activity (apps call this to keep e.g. spectators from idling out)."""
         self.last_activity = time.monotonic()
 
+    def idle_deadline(self) -> float | None:
+        """When (``time.monotonic()``) the idle timeout ends the session unless there is
+        activity before; None when there is no idle timeout. The driver sleeps until then."""
+        idle = self.limits.idle_timeout
+        return None if idle is None else self.last_activity + idle
+
     def housekeeping(self) -> None:
-        """Periodic check (driven by the driver's tick): throttle release and idle timeout."""
+        """Run by the driver's tick (while input is held back, and at the idle deadline):
+        throttle release and idle timeout."""
         self._schedule_drain()
         if self._paused and self._may_read():
             self._resume()
-        idle = self.limits.idle_timeout
-        if idle is not None and time.monotonic() - self.last_activity > idle:
+        deadline = self.idle_deadline()
+        if deadline is not None and time.monotonic() >= deadline:
             self.cut_off("idle timeout", abort=False)
 
     def cut_off(self, reason: str, *, abort: bool) -> None:

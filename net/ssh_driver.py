@@ -9,7 +9,9 @@ input bytes arrive by method call and go through Textual's `XTermParser`.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
+import time
 from codecs import getincrementaldecoder
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Literal, TextIO
@@ -30,10 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.1
-"""Housekeeping tick while the terminal holds input back (throttled input resumes on it)."""
-IDLE_TICK_SECONDS = 1.0
-"""Housekeeping tick otherwise (the idle timeout's granularity): an idle session costs
-almost nothing. Escape sequences have their own one-shot tick."""
+"""Housekeeping tick while the terminal holds input back (throttled input resumes on it).
+Otherwise there is no tick: one timer wakes the session at its idle deadline (see
+`SSHDriver._schedule_tick`), and escape sequences have their own one-shot tick."""
 
 _KITTY_FLAGS = 0b1 | 0b1000 | 0b10000
 """Disambiguate escapes, report all keys, report text (what Textual's LinuxDriver asks)."""
@@ -251,8 +252,27 @@ class SSHDriver(Driver):
         self.process_message(message)
         return 1
 
-    def _schedule_tick(self, delay: float = TICK_SECONDS) -> None:
-        self._tick_handle = self._loop.call_later(delay, self._tick)
+    def _schedule_tick(self) -> None:
+        """Set the one housekeeping timer: soon while input is held back, else for the idle
+        deadline, else none. An idle session must cost nothing, so it is not polled: input
+        and keep-alives only move the deadline, and the timer that finds the deadline moved
+        when it fires sets itself again for the time left."""
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+        if self.terminal.input_held:
+            delay = TICK_SECONDS
+        else:
+            deadline = self.terminal.idle_deadline()
+            if deadline is None:
+                return  # no idle timeout: nothing to wake up for until input comes
+            delay = max(0.0, deadline - time.monotonic())
+        # An empty context: asyncio keeps a cancelled timer, with its context, until the time
+        # it was due, and the current one holds Textual's active_app; a deadline half an hour
+        # off would keep an ended session's whole app alive that long. The tick needs no
+        # context (it only feeds the driver, like input does).
+        self._tick_handle = self._loop.call_later(delay, self._tick,
+                                                  context=contextvars.Context())
 
     def _tick(self) -> None:
         self._tick_handle = None
@@ -261,13 +281,14 @@ class SSHDriver(Driver):
         self._run_parser_tick()
         self.terminal.housekeeping()
         if self._input_enabled:
-            self._schedule_tick(TICK_SECONDS if self.terminal.input_held else IDLE_TICK_SECONDS)
+            self._schedule_tick()
 
     def wake(self) -> None:
         """The terminal holds input back: tick at the busy pace until it is let through."""
+        if not self._input_enabled:
+            return
         handle = self._tick_handle
-        if handle is not None and handle.when() > self._loop.time() + TICK_SECONDS:
-            handle.cancel()
+        if handle is None or handle.when() > self._loop.time() + TICK_SECONDS:
             self._schedule_tick()
 
     def _schedule_escape_tick(self) -> None:

@@ -20,7 +20,7 @@ from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import Club, ClubError, LiveTable
 
 from . import money_panel, round_screen
-from .presence import away_banner, may_claim, seat_name
+from .presence import away_banner, counting_down, may_claim, seat_name
 from .table_talk import TalkControls
 
 if TYPE_CHECKING:
@@ -149,7 +149,9 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         if rounds_banner is not None and not away:
             self.set_banner(*rounds_banner)
         if self._timer is not None:
-            if away:
+            # tick only while a clock counts down on the banner; a seat given up for lost
+            # ("did not come back") changes only by someone's action, which is pushed here
+            if counting_down(self.club, lt, self.seat):
                 self._timer.resume()
             else:
                 self._timer.pause()

@@ -52,6 +52,19 @@ def away_banner(club: Club, lt: LiveTable, seat: int | None) -> tuple[str, str] 
     return " · ".join(parts), "error" if timed_out else "warning"
 
 
+def counting_down(club: Club, lt: LiveTable, seat: int | None) -> bool:
+    """The banner shows a reconnection clock (``away_banner``'s "(4:12)"): the screen must
+    redraw every second until it runs out. Once the time is out nothing moves by itself."""
+    if lt.finished:
+        return False
+    seats = (1 - seat,) if seat is not None else (0, 1)
+    for s in seats:
+        left = club.reconnect_left(lt, s)
+        if left is not None and left > 0 and lt.seats[s].player_id is not None:
+            return True
+    return False
+
+
 def may_claim(club: Club, lt: LiveTable, seat: int | None, bot: bool = False) -> bool:
     """The opponent's time is out: this player may take the win or (``bot``) call in the
     bot; a pool or French-rule table takes no bot, and a round won already no claim."""

@@ -22,7 +22,7 @@ from net.game_server import ServerConfig
 from net.identity import Identities, is_guest
 from net.lite_screen import LiteScreen
 from net.lobby.new_table_screen import options_from
-from net.lobby.presence import away_banner, clock_text, may_claim
+from net.lobby.presence import away_banner, clock_text, counting_down, may_claim
 from net.lobby.table_rows import rules_text, table_row
 from net.screen_player import DONE, ENTER, next_move
 from net.store import Player, Store, StoreError
@@ -79,16 +79,22 @@ def test_countdown_banner_for_players_and_watchers(tmp_path):
     club.connected(lt, 0)
     club.connected(lt, 1)
     assert away_banner(club, lt, 0) is None
+    assert not counting_down(club, lt, 0) and not counting_down(club, lt, None)
     club.disconnected(lt, 1)
     now[0] = 48.2
     assert away_banner(club, lt, 0) == ("Waiting for ben to reconnect (4:12)", "warning")
     assert away_banner(club, lt, 1) is None  # ben reads nothing about himself
     assert "ben" in away_banner(club, lt, None)[0]
     assert not may_claim(club, lt, 0)
+    # the screen ticks (to count down) for those who read the clock, and only for them
+    assert counting_down(club, lt, 0) and counting_down(club, lt, None)
+    assert not counting_down(club, lt, 1)
     now[0] = 300.0
     text, severity = away_banner(club, lt, 0)
     assert "did not come back: w take the win · b play on" in text and severity == "error"
     assert may_claim(club, lt, 0) and not may_claim(club, lt, 1) and not may_claim(club, lt, None)
+    # the time is out: nothing on the banner changes by itself any more, no tick
+    assert not counting_down(club, lt, 0) and not counting_down(club, lt, None)
     assert clock_text(0.2) == "0:01" and clock_text(0) == "0:00" and clock_text(61) == "1:01"
 
 
