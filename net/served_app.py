@@ -122,6 +122,11 @@ def apply_terminal_settings(app: App[Any], terminal: RemoteTerminal) -> None:
         soft_wrap=False,
         _environ=env,
     )
+    # Textual converts every line it draws through ANSIToTruecolor, for colours without an
+    # RGB value and for dim text. Ours are all RGB (themes) and the cards' dim ink is
+    # blended where it is drawn (card_art.faded_ink); anything else is the client
+    # terminal's to show. The driver reduces the colour depth per client.
+    app._filters = [f for f in app._filters if not isinstance(f, ANSIToTruecolor)]
     if terminal.no_color and not app.no_color:
         app.no_color = True
         app._filters.append(NoColor() if app.native_ansi_color else Monochrome())

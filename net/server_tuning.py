@@ -93,6 +93,86 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*thresholds)
 
 
+_cells_patched = False
+
+
+def compact_sgr(strip: Any, system: Any) -> str:
+    """A strip as terminal text with each change of attributes written once."""
+    from textual.strip import Strip
+
+    out: list[str] = []
+    append = out.append
+    current = ""
+    for text, style, _control in strip._segments:
+        if style is None:
+            ansi = ""
+        elif style._link:  # a hyperlink: Textual's own sequence, which ends in a reset
+            if current:
+                append("\x1b[0m")
+                current = ""
+            append(Strip.render_style(style, text, system))
+            continue
+        else:
+            ansi = style._ansi
+            if ansi is None:
+                ansi = Strip.render_ansi(style, system)
+        if ansi != current:
+            append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
+            current = ansi
+        append(text)
+    if current:
+        append("\x1b[0m")
+    return "".join(out)
+
+
+def send_changed_cells_only() -> None:
+    """Send the cells that were marked dirty, not every widget line that touches them.
+
+    Textual 8.2's partial update (``ChopsUpdate.render_segments``) cuts a widget's line at
+    the right end of a dirty span but always starts it at the widget's left edge: one
+    changed card on the felt resent the felt's whole row (50-80 cells with their colour
+    codes). The widgets here mark exactly the cells that changed (``Canvas.changed_spans``),
+    so both ends are cut. And Textual writes every segment as ``ESC[attrs m text ESC[0m``
+    even when the next one has the same attributes; here a segment's attributes are
+    written only when they differ from the last ones (reset and set in one sequence), and
+    one reset ends the span: the same cells, in 40% fewer bytes. Pinned to textual 8.2.x
+    (pyproject), like the other private APIs used here.
+    """
+    global _cells_patched
+    if _cells_patched:
+        return
+    from rich.color import ColorSystem
+    from rich.console import Console
+    from rich.control import Control
+    from textual._compositor import ChopsUpdate
+
+    def render_segments(self: ChopsUpdate, console: Console) -> str:
+        system = console._color_system or ColorSystem.TRUECOLOR
+        sequences: list[str] = []
+        append = sequences.append
+        move_to = Control.move_to
+        chops, chop_ends = self.chops, self.chop_ends
+        last_y = self.spans[-1][0]
+        for y, x1, x2 in self.spans:
+            for end, (x, strip) in zip(chop_ends[y], chops[y].items(), strict=False):
+                if strip is None:
+                    continue
+                start, stop = max(x, x1), min(end, x2)
+                if start >= stop:
+                    continue
+                if start > x or stop < end:
+                    strip = strip.crop(start - x, stop - x)
+                append(move_to(start, y).segment.text)
+                append(compact_sgr(strip, system))
+            if y != last_y:
+                append("\n")
+        return "".join(sequences)
+
+    ChopsUpdate.render_segments = render_segments  # type: ignore[method-assign]
+    _cells_patched = True
+
+
 def tune_for_server() -> None:
     lighten_strips()
+    send_changed_cells_only()
     tune_garbage_collector()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.filter import dim_color
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
 
@@ -105,6 +106,25 @@ class Canvas:
         for yy in range(y, y + h):
             self.put(x, yy, ch * w, style)
 
+    def changed_spans(self, before: Canvas) -> list[tuple[int, int, int]]:
+        """Where this canvas differs from ``before`` (same size): (row, first column, end
+        column) per row that changed, so that only those cells are repainted and sent."""
+        spans = []
+        for y in range(self.height):
+            chars, styles = self.chars[y], self.styles[y]
+            old_chars, old_styles = before.chars[y], before.styles[y]
+            if chars == old_chars and styles == old_styles:
+                continue
+            first, end = 0, self.width
+            while first < end and chars[first] == old_chars[first] and (
+                    styles[first] == old_styles[first]):
+                first += 1
+            while end > first and chars[end - 1] == old_chars[end - 1] and (
+                    styles[end - 1] == old_styles[end - 1]):
+                end -= 1
+            spans.append((y, first, end))
+        return spans
+
     def to_strips(self, base: TextualStyle) -> list[Strip]:
         """The canvas as Textual strips, each cell's style over ``base`` (the widget's).
 
@@ -146,6 +166,16 @@ class Canvas:
         return out
 
 
+def faded_ink(face: Style, suit: Style) -> Style:
+    """A suit's ink on a card that may not be played: dimmed towards the card's colour here,
+    as Textual's truecolor filter would dim it, so that a server need not run that filter
+    over every line it sends (only colours with no RGB value are left to ``dim``)."""
+    bg, fg = face.bgcolor, suit.color
+    if bg is not None and fg is not None and bg.triplet is not None and fg.triplet is not None:
+        return Style.from_color(dim_color(bg, fg))
+    return Style(color=fg, dim=True)
+
+
 def draw_frame(
     c: Canvas, x: int, y: int, w: int, h: int, g: Glyphs, style: Style, bottom: str = ""
 ) -> None:
@@ -181,7 +211,7 @@ def draw_face(
     face = p.faded if faded else p.face
     ink = face + p.suit_style(card, four_colour)
     if faded:
-        ink = face + Style(color=p.suit_style(card, four_colour).color, dim=True)
+        ink = face + faded_ink(face, p.suit_style(card, four_colour))
     c.fill(x + 1, y + 1, w - 2, h - 2, " ", face)
     draw_frame(c, x, y, w, h, g, face + (frame or p.edge), bottom)
     label = short_label(card, g)

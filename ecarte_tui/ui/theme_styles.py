@@ -24,13 +24,37 @@ _LIMIT = 4096
 def theme_style(widget: Widget, name: str, *, partial: bool = False) -> Style:
     """The Rich style of CSS class ``name`` drawn on ``widget`` (``partial``: without the
     widget's own colours, for drawing over another part's background)."""
-    key = (*style_key(widget), name)
-    found = _CACHE.get(key)
+    memo = widget_memo(widget)
+    found = memo.get((name, partial))
     if found is None:
-        if len(_CACHE) > _LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = _resolve(widget, name)
-    return found[1] if partial else found[0]
+        key = (*style_key(widget), name)
+        pair = _CACHE.get(key)
+        if pair is None:
+            if len(_CACHE) > _LIMIT:
+                _CACHE.clear()
+            pair = _CACHE[key] = _resolve(widget, name)
+        found = memo[(name, partial)] = pair[1] if partial else pair[0]
+    return found  # type: ignore[return-value]
+
+
+def widget_memo(widget: Widget) -> dict[object, object]:
+    """What a widget looked up, kept until its styles change (``ThemeStyled``), the theme
+    changes or the no-colour mode does: reading ``rich_style`` for the key costs more than
+    drawing a row."""
+    app = widget.app
+    stamp = (app.theme, app.has_pseudo_class("nocolor"))
+    memo: dict[object, object] | None = widget.__dict__.get("_theme_memo")
+    if memo is None or memo.get("stamp") != stamp:
+        memo = widget.__dict__["_theme_memo"] = {"stamp": stamp}
+    return memo
+
+
+class ThemeStyled(Widget):
+    """A widget drawn with ``theme_style``: its memo goes when its styles change."""
+
+    def notify_style_update(self) -> None:
+        self.__dict__.pop("_theme_memo", None)
+        super().notify_style_update()
 
 
 def style_key(widget: Widget) -> tuple[object, ...]:

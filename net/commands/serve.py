@@ -85,9 +85,10 @@ async def serve(args: argparse.Namespace) -> int:
             print(f"ecarte serve: --private needs an authorized_keys file ({keys})",
                   file=sys.stderr)
             return 2
-    from net.server_tuning import lighten_strips, tune_garbage_collector
+    from net.server_tuning import lighten_strips, send_changed_cells_only, tune_garbage_collector
 
     lighten_strips()
+    send_changed_cells_only()
     server = GameServer(config)
     try:
         await server.start()

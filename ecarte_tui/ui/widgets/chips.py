@@ -4,10 +4,11 @@ left for every point (RULES.md §7); the games won below."""
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
+from textual.geometry import Size
 
+from ..card_art import Canvas
 from ..theme_styles import theme_style
-from .felt import FeltWidget
+from .felt import FeltWidget, Runs
 
 
 class ChipsPanel(FeltWidget):
@@ -27,39 +28,44 @@ class ChipsPanel(FeltWidget):
         state = (names, scores, games_won, target, games_to_win, order)
         if state != self.state:
             self.state = state
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """``height: auto`` in the stylesheet: as many rows as there are lines."""
+        return max(1, len(self._rows(width)))
+
+    def render_canvas(self) -> Canvas:
+        return self.text_canvas(self._rows(self.size.width))
+
+    def _rows(self, panel_width: int) -> list[Runs]:
         if not self.state:
-            return Text("")
+            return []
         names, scores, games_won, target, games_to_win, order = self.state  # type: ignore[misc]
         g = self.look.glyphs
         label = theme_style(self, "card--label")
         won = theme_style(self, "chip--won")
         left = theme_style(self, "chip--left")
         bold = label + Style(bold=True)
-        out = Text(no_wrap=True, overflow="ellipsis", end="")
         match = "one game" if games_to_win == 1 else f"best of {2 * games_to_win - 1}"
-        out.append(f"Game to {target}", bold)
-        out.append(f" · {match}\n", label)
+        rows: list[Runs] = [[(f"Game to {target}", bold), (f" · {match}", label)]]
         width = max(len(n) for n in names)
-        track = 2 * target + 2 <= self.size.width - width - 5
+        track = 2 * target + 2 <= panel_width - width - 5
         for seat in order:
             score = scores[seat]
             moved = min(score, target)
-            out.append(f"{names[seat]:<{width}} ", bold)
+            row: Runs = [(f"{names[seat]:<{width}} ", bold)]
             if track:  # chips leave the right-hand stack for the left as points are scored
-                out.append(f"{g.chip * moved:<{target}}", won)
-                out.append("  ")
-                out.append(f"{g.chip * (target - moved):>{target}}", left)
+                row += [(f"{g.chip * moved:<{target}}", won), ("  ", None),
+                        (f"{g.chip * (target - moved):>{target}}", left)]
             else:
-                out.append(f"{moved}{g.chip}", won)
-                out.append(" │ ")
-                out.append(f"{g.chip}{target - moved}", left)
+                row += [(f"{moved}{g.chip}", won), (" │ ", None),
+                        (f"{g.chip}{target - moved}", left)]
             extra = f"+{score - target}" if score > target else ""
-            out.append(f" {score}{extra}\n", bold)
+            row.append((f" {score}{extra}", bold))
+            rows.append(row)
         if games_to_win > 1:
-            out.append("Games ", label)
-            out.append(" · ".join(f"{names[s]} {games_won[s]}" for s in order), bold)
-        return out
-
+            rows.append([("Games ", label),
+                         (" · ".join(f"{names[s]} {games_won[s]}" for s in order), bold)])
+        else:
+            rows.append([])  # the panel keeps its height whether or not games are counted
+        return rows

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
 from ..card_art import LARGE, SMALL, Canvas, Glyphs, Palette, glyphs
-from ..theme_styles import style_key, theme_style
+from ..theme_styles import ThemeStyled, style_key, theme_style, widget_memo
 
 
 @dataclass(frozen=True)
@@ -25,52 +26,68 @@ class Look:
         return glyphs(self.ascii_cards)
 
 
-class FeltWidget(Widget):
-    """A widget drawn on the felt with a character canvas."""
+class FeltWidget(ThemeStyled):
+    """A widget drawn on a character canvas, its lines kept as strips until it changes.
+
+    A subclass draws in ``render_canvas``; the canvas goes straight to strips
+    (``Canvas.to_strips``), rebuilt only after a refresh, a resize or a change of styles,
+    without the round trip through Rich text and Textual content that a table redrawn after
+    every move for every player could not afford.
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.look = Look()
         self._strips: list[Strip] | None = None
-        self._strips_key: tuple[Size, object] | None = None
+        self._strips_size: Size | None = None
+        self._canvas: Canvas | None = None
 
-    # ------------------------------------------------------------------ drawing
-    # A widget drawn on a Canvas overrides ``render_canvas``. In a served app its lines go
-    # straight from the canvas to strips (``Canvas.to_strips``), rebuilt only after a
-    # refresh, a resize or a change of styles: the same cells and colours as the Rich text
-    # path a local app keeps (whose segments also carry mouse offsets, which the snapshot
-    # tests see). Others override ``render`` as any Textual widget does.
-
-    def render_canvas(self) -> Canvas | None:
-        return None
-
-    def _draws_on_canvas(self) -> bool:
-        return type(self).render_canvas is not FeltWidget.render_canvas
-
-    def _fast_strips(self) -> bool:
-        return self._draws_on_canvas() and bool(getattr(self.app, "served", False))
+    def render_canvas(self) -> Canvas:
+        raise NotImplementedError
 
     def render(self) -> Text:
-        canvas = self.render_canvas()
-        return canvas.to_text() if canvas is not None else Text("")
+        """The drawing as text (what tests and ``str`` read; the screen uses the strips)."""
+        return self.render_canvas().to_text()
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> FeltWidget:
         self._strips = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
+    def changed(self) -> None:
+        """What the widget shows has changed: draw it now and repaint only the cells that
+        came out different (nothing at all when none did). Textual's own ``refresh``
+        stays a full repaint."""
+        old, size = self._canvas, self.size
+        if not self.is_mounted or old is None or self._strips is None or (
+                self._strips_size != size):
+            self.refresh()
+            return
+        new = self.render_canvas()
+        if (new.width, new.height) != (old.width, old.height):
+            self.refresh()
+            return
+        spans = new.changed_spans(old)
+        if not spans:
+            return
+        self._canvas = new
+        self._strips = new.to_strips(self.visual_style)
+        regions = [Region(first, y, end - first, 1) for y, first, end in spans]
+        super().refresh(*regions)
+
+    def notify_style_update(self) -> None:
+        self._strips = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
-        if not self._fast_strips():
-            return super().render_line(y)
-        base = self.visual_style
-        key = (self.size, base)
-        if self._strips is None or self._strips_key != key:
-            canvas = self.render_canvas()
-            self._strips = canvas.to_strips(base) if canvas is not None else []
-            self._strips_key = key
+        size = self.size
+        if self._strips is None or self._strips_size != size:
+            self._canvas = self.render_canvas()
+            self._strips = self._canvas.to_strips(self.visual_style)
+            self._strips_size = size
         if 0 <= y < len(self._strips):
             return self._strips[y]
-        return Strip.blank(self.size.width, base.rich_style)
+        return Strip.blank(size.width, self.visual_style.rich_style)
 
     def set_look(self, look: Look) -> None:
         if look != self.look:
@@ -79,6 +96,11 @@ class FeltWidget(Widget):
 
     def palette(self) -> Palette:
         return palette_for(self)
+
+    def text_canvas(self, rows: list[list[tuple[str, Style | None]]]) -> Canvas:
+        """Lines of styled runs, one per row, cut at the width with an ellipsis (the
+        ellipsis keeps the style of the cell it replaces, as Rich's does)."""
+        return text_canvas(self.size.width, self.size.height, rows)
 
     def card_size(self, rows: int) -> tuple[int, int]:
         """Large cards when the widget has room for them (a big terminal), else small."""
@@ -100,12 +122,33 @@ _PALETTES: dict[tuple[object, ...], Palette] = {}
 
 def palette_for(widget: Widget) -> Palette:
     """The card colours on ``widget``'s background, resolved once per process and theme."""
-    key = style_key(widget)
-    found = _PALETTES.get(key)
+    memo = widget_memo(widget)
+    found = memo.get("palette")
     if found is None:
-        if len(_PALETTES) > 256:
-            _PALETTES.clear()
-        found = _PALETTES[key] = Palette(**{
-            field: theme_style(widget, name, partial=partial)
-            for field, name, partial in PALETTE_PARTS})
+        key = style_key(widget)
+        found = _PALETTES.get(key)
+        if found is None:
+            if len(_PALETTES) > 256:
+                _PALETTES.clear()
+            found = _PALETTES[key] = Palette(**{
+                field: theme_style(widget, name, partial=partial)
+                for field, name, partial in PALETTE_PARTS})
+        memo["palette"] = found
+    assert isinstance(found, Palette)
     return found
+
+
+Runs = list[tuple[str, "Style | None"]]
+
+
+def text_canvas(width: int, height: int, rows: list[Runs]) -> Canvas:
+    """See ``FeltWidget.text_canvas``."""
+    c = Canvas(width, height)
+    for y, runs in enumerate(rows[:height]):
+        x = 0
+        for text, style in runs:
+            c.put(x, y, text, style)
+            x += len(text)
+        if x > width > 0:
+            c.put(width - 1, y, "…", c.styles[y][width - 1])
+    return c

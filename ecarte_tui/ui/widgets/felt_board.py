@@ -16,9 +16,9 @@ from fractions import Fraction
 from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widget import Widget
 
-from ..card_art import Palette
+from ..card_art import Canvas, Palette
+from ..theme_styles import ThemeStyled
 from .felt import Look, palette_for
 from .felt_part import FeltPart
 from .seat_bar import SeatBar
@@ -26,7 +26,7 @@ from .stock import TurnUpStock
 from .trick import TrickView
 
 
-class FeltBoard(Widget, can_focus=False):
+class FeltBoard(ThemeStyled, can_focus=False):
     def __init__(self, top: FeltPart, hand: FeltPart, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.opp_bar = SeatBar(id="opp-bar")
@@ -41,6 +41,7 @@ class FeltBoard(Widget, can_focus=False):
             part.board = self
         self._layout_key: tuple[object, ...] | None = None
         self._strips: dict[int, list[Strip]] = {}  # id(part) -> its rows
+        self._canvases: dict[int, Canvas] = {}  # id(part) -> what its strips were made of
         self._rows: list[Strip | None] = []
         self._bands: list[tuple[FeltPart, ...]] = []  # the parts drawn on each row
 
@@ -99,6 +100,7 @@ class FeltBoard(Widget, can_focus=False):
             for row in range(r.y, min(height, r.bottom)):
                 self._bands[row] = (*self._bands[row], part)
         self._strips.clear()
+        self._canvases.clear()
         self._rows = [None] * height
         return True
 
@@ -111,26 +113,33 @@ class FeltBoard(Widget, can_focus=False):
     def _part_strips(self, part: FeltPart) -> list[Strip]:
         strips = self._strips.get(id(part))
         if strips is None:
-            strips = self._strips[id(part)] = (
-                part.render_canvas().to_strips(self.visual_style) if part.region else [])
+            if not part.region:
+                return []
+            canvas = self._canvases[id(part)] = part.render_canvas()
+            strips = self._strips[id(part)] = canvas.to_strips(self.visual_style)
         return strips
 
     def part_changed(self, part: FeltPart) -> None:
-        """Draw ``part`` again now; mark dirty only the rows that came out different."""
+        """Draw ``part`` again now; mark dirty only the cells that came out different."""
         if not self.is_attached or self._layout_key is None or not part.region:
             return
         if self._lay_out():
             self.refresh()
             return
-        old = self._strips.pop(id(part), None)
-        new = self._part_strips(part)
+        old = self._canvases.get(id(part))
+        self._strips.pop(id(part), None)
+        self._part_strips(part)
+        new = self._canvases[id(part)]
         r = part.region
-        for i, strip in enumerate(new):
-            if old is None or i >= len(old) or old[i] != strip:
-                row = r.y + i
-                if row < len(self._rows):
-                    self._rows[row] = None
-                    self.refresh(Region(r.x, row, r.width, 1))
+        if old is None or (old.width, old.height) != (new.width, new.height):
+            spans = [(y, 0, new.width) for y in range(new.height)]
+        else:
+            spans = new.changed_spans(old)
+        for y, first, end in spans:
+            row = r.y + y
+            if row < len(self._rows):
+                self._rows[row] = None
+                self.refresh(Region(r.x + first, row, end - first, 1))
 
     def render_line(self, y: int) -> Strip:
         self._lay_out()

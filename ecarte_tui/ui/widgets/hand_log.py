@@ -9,8 +9,10 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Static
+
+from ..card_art import Canvas
+from .felt import FeltWidget
 
 
 class HandLog(VerticalScroll, can_focus=False):
@@ -29,7 +31,7 @@ class HandLog(VerticalScroll, can_focus=False):
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
-class TailLog(Widget, can_focus=False):
+class TailLog(FeltWidget, can_focus=False):
     """The same log in a fixed box: the last lines that fit, the wheel scrolls back.
 
     HandLog grows a text inside a scrolling container, and every new line makes Textual lay
@@ -49,26 +51,26 @@ class TailLog(Widget, can_focus=False):
             return
         self.lines = list(lines)
         self.back = 0
-        self.refresh()
+        self.changed()
 
-    def render(self) -> Text:
-        width, height = self.content_size
+    def render_canvas(self) -> Canvas:
+        width, height = self.size
         if width <= 0 or height <= 0:
-            return Text("")
-        wrapped: list[Text] = []
+            return Canvas(max(0, width), max(0, height))
+        wrapped: list[str] = []
         for line in self.lines:
-            wrapped.extend(Text(line).wrap(self.app.console, width))
+            wrapped.extend(t.plain for t in Text(line).wrap(self.app.console, width))
         self.back = min(self.back, max(0, len(wrapped) - height))
         end = len(wrapped) - self.back
         shown = wrapped[max(0, end - height):end]
-        return Text("\n").join(shown) if shown else Text("")
+        return self.text_canvas([[(line, None)] for line in shown])
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.back += 1
-        self.refresh()
+        self.changed()
         event.stop()
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         self.back = max(0, self.back - 1)
-        self.refresh()
+        self.changed()
         event.stop()

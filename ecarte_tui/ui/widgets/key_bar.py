@@ -8,15 +8,15 @@ clicked).
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import events
 from textual.screen import Screen
-from textual.widget import Widget
 
+from ..card_art import Canvas
 from ..theme_styles import theme_style
+from .felt import FeltWidget, Runs
 
 
-class KeyBar(Widget):
+class KeyBar(FeltWidget):
     DEFAULT_CSS = """
     KeyBar {
         dock: bottom;
@@ -67,23 +67,30 @@ class KeyBar(Widget):
             entries.append(palette)
         if tuple(entries) != self.entries:
             self.entries = tuple(entries)
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         key_style = theme_style(self, "keybar--key")
         text_style = theme_style(self, "keybar--description")
-        out = Text(no_wrap=True, overflow="crop", end="")
+        row: Runs = []
+        x = 0
         self._spans = []
         for i, (key, shown, description) in enumerate(self.entries):
             palette = i == len(self.entries) - 1 and key == self.app.COMMAND_PALETTE_BINDING
             if palette:
-                gap = self.size.width - out.cell_len - len(shown) - len(description) - 3
-                out.append(" " * max(1, gap))
-            start = out.cell_len
-            out.append(f" {shown} ", key_style)
-            out.append(f"{description} ", text_style)
-            self._spans.append((start, out.cell_len, key))
-        return out
+                gap = self.size.width - x - len(shown) - len(description) - 3
+                row.append((" " * max(1, gap), None))
+                x += max(1, gap)
+            start = x
+            row += [(f" {shown} ", key_style), (f"{description} ", text_style)]
+            x += len(shown) + len(description) + 3
+            self._spans.append((start, x, key))
+        canvas = Canvas(self.size.width, self.size.height)  # cut, not ellipsised
+        x = 0
+        for text, style in row:
+            canvas.put(x, 0, text, style)
+            x += len(text)
+        return canvas
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from rich.style import Style
-from rich.text import Text
-from textual.widget import Widget
 
+from ..card_art import Canvas
 from ..narration import Prompt
 from ..theme_styles import theme_style
+from .felt import FeltWidget, Runs
 
 
-class PromptBar(Widget):
+class PromptBar(FeltWidget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.prompt = Prompt("")
@@ -21,18 +21,17 @@ class PromptBar(Widget):
     def show(self, prompt: Prompt, message: str = "", severity: str = "error") -> None:
         if (prompt, message, severity) != (self.prompt, self.message, self.severity):
             self.prompt, self.message, self.severity = prompt, message, severity
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
+    def render_canvas(self) -> Canvas:
         def get(name: str) -> Style:
             return theme_style(self, name)
 
-        out = Text(no_wrap=True, overflow="ellipsis", end="")
         waiting = self.prompt.mode == "wait"
-        out.append(self.prompt.text, get("prompt--wait" if waiting else "prompt--text"))
-        out.append("\n")
+        text = get("prompt--wait" if waiting else "prompt--text")
+        rows: list[Runs] = [[(self.prompt.text, text)]]
         if self.message:
-            out.append(self.message, get(f"prompt--{self.severity}"))
+            rows.append([(self.message, get(f"prompt--{self.severity}"))])
         elif self.prompt.keys:
-            out.append(self.prompt.keys, get("prompt--keys"))
-        return out
+            rows.append([(self.prompt.keys, get("prompt--keys"))])
+        return self.text_canvas(rows)
