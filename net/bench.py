@@ -47,6 +47,10 @@ ANSWER_TIMEOUT = 5.0
 CONNECT_CONCURRENCY = 8
 FRAME_GAP = 0.05
 IDLE_SETTLE = 1.0  # after the screens went quiet, before an idle window starts
+LOGIN_TOAST_SECONDS = 8.0
+"""How long a guest's welcome toast stays (net/club_app.py): its going away is part of
+logging in, not of being idle, so a measuring window (as long as that or longer; shorter
+ones are smoke runs) starts after it."""
 QUIET_SHARE = 0.05  # the server is "quiet" below this share of a core ...
 QUIET_LIMIT = 5.0  # ... or after this many seconds of waiting for it
 _LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
@@ -440,9 +444,11 @@ async def _idle_window(pid: int, port: int, counts: dict[str, int], seconds: flo
             by_kind[kind].extend(got)
             opened.extend(got)
     everyone = [c for group in by_kind.values() for c in group]
+    toasts_gone = time.monotonic() + (
+        LOGIN_TOAST_SECONDS + IDLE_SETTLE if seconds >= LOGIN_TOAST_SECONDS else 0.0)
     await _screens_quiet(everyone)
     await _server_quiet(pid)
-    await asyncio.sleep(IDLE_SETTLE)
+    await asyncio.sleep(max(IDLE_SETTLE, toasts_gone - time.monotonic()))
     received = {id(c): (c.received, c.frames) for c in everyone}
     start = time.monotonic()
     cpu_before = _cpu_seconds(pid)

@@ -121,7 +121,10 @@ class FeltBoard(ThemeStyled, can_focus=False):
 
     def part_changed(self, part: FeltPart) -> None:
         """Draw ``part`` again now; mark dirty only the cells that came out different."""
-        if not self.is_attached or self._layout_key is None or not part.region:
+        if not self.is_attached or not part.region:
+            return
+        if self._layout_key is None:  # placed and drawn again at the next paint
+            self.refresh()
             return
         if self._lay_out():
             self.refresh()
@@ -141,8 +144,14 @@ class FeltBoard(ThemeStyled, can_focus=False):
                 self._rows[row] = None
                 self.refresh(Region(r.x + first, row, end - first, 1))
 
+    def notify_style_update(self) -> None:
+        # the theme, or the screen's size classes (-tall): placed and drawn again
+        self._layout_key = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
-        self._lay_out()
+        if self._layout_key is None or self._layout_key[:2] != tuple(self.content_size):
+            self._lay_out()
         width = self.content_size.width
         if not 0 <= y < len(self._rows):
             return Strip.blank(width, self.visual_style.rich_style)

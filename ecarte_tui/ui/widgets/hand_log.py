@@ -45,6 +45,8 @@ class TailLog(FeltWidget, can_focus=False):
         super().__init__(id=id)
         self.lines: list[str] = []
         self.back = 0  # lines scrolled back from the end
+        self._wrapped: dict[str, list[str]] = {}
+        self._wrap_width = 0
 
     def show(self, lines: list[str]) -> None:
         if lines == self.lines:
@@ -57,9 +59,18 @@ class TailLog(FeltWidget, can_focus=False):
         width, height = self.size
         if width <= 0 or height <= 0:
             return Canvas(max(0, width), max(0, height))
+        if self._wrap_width != width:
+            self._wrapped.clear()
+            self._wrap_width = width
         wrapped: list[str] = []
         for line in self.lines:
-            wrapped.extend(t.plain for t in Text(line).wrap(self.app.console, width))
+            lines = self._wrapped.get(line)
+            if lines is None:  # each line is wrapped once: a move adds one line to the log
+                lines = self._wrapped[line] = [
+                    t.plain for t in Text(line).wrap(self.app.console, width)]
+            wrapped.extend(lines)
+        if len(self._wrapped) > 4 * len(self.lines) + 64:
+            self._wrapped.clear()
         self.back = min(self.back, max(0, len(wrapped) - height))
         end = len(wrapped) - self.back
         shown = wrapped[max(0, end - height):end]
