@@ -1,0 +1,183 @@
+"""The server's compact partial updates (``server_tuning.send_changed_cells_only``) paint the
+same cells as Textual's own ``ChopsUpdate.render_segments``, in fewer bytes.
+
+A real served-style table screen (KeyBar, TailLog) plays a card; the partial updates the
+compositor made for that move are rendered both ways, each fed to a ``pyte`` terminal that
+starts from the same full frame, and the two terminals are compared cell by cell (and with
+a full frame drawn after the move).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pyte
+import pytest
+from rich.console import Console
+from rich.control import Control
+from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+import net.server_tuning as server_tuning
+from ecarte_tui.engine import Phase, Rules
+from ecarte_tui.table import Table
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.table import TableScreen
+from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.widgets.felt_board import FeltBoard
+from ecarte_tui.ui.widgets.hand_log import TailLog
+from ecarte_tui.ui.widgets.key_bar import KeyBar
+
+ME = 0
+WIDTH, HEIGHT = 80, 24
+Render = Callable[[ChopsUpdate, Console], str]
+
+
+class ServedTableScreen(TableScreen):
+    KEY_BAR = KeyBar
+    LOG = TailLog
+
+
+class ServedStyleApp(EcarteApp):
+    """Sits at the given table on a served-style screen; the test plays the other seat."""
+
+    def _sit(self, table: Table, seat: int, on_watching: object = None) -> None:
+        self.push_screen(ServedTableScreen(table, seat, self.look, self.settings.auto_announce,
+                                           on_watching))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def renderers(monkeypatch: pytest.MonkeyPatch,
+              tmp_path: Path) -> Iterator[tuple[Render, Render]]:
+    """Textual's ``render_segments`` and the server's, with Textual's put back afterwards
+    (the patch is process-wide: other tests in this worker must see Textual's)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    original = ChopsUpdate.__dict__["render_segments"]
+    assert original.__qualname__ == "ChopsUpdate.render_segments", "already patched"
+    was_patched = server_tuning._cells_patched
+    server_tuning._cells_patched = False
+    try:
+        server_tuning.send_changed_cells_only()
+        patched = ChopsUpdate.__dict__["render_segments"]
+    finally:
+        ChopsUpdate.render_segments = original  # type: ignore[method-assign]
+        server_tuning._cells_patched = was_patched
+    assert patched is not original
+    yield original, patched
+    assert ChopsUpdate.__dict__["render_segments"] is original
+    assert server_tuning._cells_patched == was_patched
+
+
+def truecolor_console() -> Console:
+    return Console(file=io.StringIO(), color_system="truecolor", force_terminal=True,
+                   width=WIDTH, height=HEIGHT, legacy_windows=False)
+
+
+def full_frame(screen: Screen[object], console: Console) -> str:
+    """The whole screen as Textual writes it (without touching the compositor's dirt)."""
+    strips = screen._compositor.render_strips()
+    return LayoutUpdate([[s] for s in strips], screen._compositor.size.region
+                        ).render_segments(console)
+
+
+def terminal(*outputs: str) -> pyte.Screen:
+    term = pyte.Screen(WIDTH, HEIGHT)
+    stream = pyte.Stream(term)
+    for text in outputs:
+        stream.feed(text)
+    return term
+
+
+def cells(term: pyte.Screen) -> list[list[tuple[object, ...]]]:
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse)
+             for c in (term.buffer[y][x] for x in range(WIDTH))] for y in range(HEIGHT)]
+
+
+async def caught_up(pilot: Pilot[object], table: Table) -> TableScreen:
+    for _ in range(50):
+        await pilot.pause()
+        screen = pilot.app.screen
+        if isinstance(screen, TableScreen) and screen.update is not None and (
+                screen.update.view == table.view(ME)):
+            await pilot.pause()
+            return screen
+    raise AssertionError("the screen did not catch up with the table")
+
+
+async def other_seat_plays(pilot: Pilot[object], table: Table) -> TableScreen:
+    """The other seat plays its first legal action until it is the player's turn."""
+    while table.waiting_for == 1 - ME:
+        table.submit(1 - ME, table.view(1 - ME).legal[0])
+    return await caught_up(pilot, table)
+
+
+async def test_compact_updates_paint_the_same_cells_in_fewer_bytes(
+        renderers: tuple[Render, Render]) -> None:
+    """Protects what a served player sees: the patched partial update (cropped at both ends,
+    attributes written only when they change) leaves the terminal exactly as Textual's own
+    would, cell for cell (character, colours, bold, italic, reverse), and is smaller; at
+    least one span starts inside a widget (a card in the middle of the felt), so the left
+    crop is exercised."""
+    textual_render, compact_render = renderers
+    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)  # the player is elder
+    app = ServedStyleApp(table=table, seat=ME, settings=Settings(), save=False)
+    console = truecolor_console()
+    async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
+        await caught_up(pilot, table)
+        await pilot.press("p")  # we play: the tricks begin, the player leads
+        screen = await other_seat_plays(pilot, table)
+        assert table.view(ME).phase is Phase.TRICKS and table.view(ME).to_move == ME
+        before = full_frame(screen, console)
+
+        updates: list[ChopsUpdate] = []
+        display = app._display
+
+        def capture(screen: Screen[object], renderable: object) -> None:
+            if isinstance(renderable, ChopsUpdate):
+                updates.append(renderable)
+            display(screen, renderable)
+
+        app._display = capture  # type: ignore[method-assign]
+        await pilot.press("1")  # a card led: the hand, the trick, the bars, prompt, keys, log
+        await caught_up(pilot, table)
+        await pilot.pause()
+        app._display = display  # type: ignore[method-assign]
+        after = full_frame(screen, console)
+        felt = screen.query_one(FeltBoard).region
+
+    assert updates, "the move made no partial update"
+    textual_out = [textual_render(u, console) for u in updates]
+    compact_out = [compact_render(u, console) for u in updates]
+
+    # a span that starts strictly inside a chop (a widget's piece of the line): Textual's
+    # update starts at the chop, the compact one at the span
+    inside = [(y, x1, x) for u in updates for y, x1, _x2 in u.spans
+              for x, end in _chops(u, y) if x < x1 < end]
+    assert inside, "no span started inside a widget"
+    y, x1, chop_x = next((s for s in inside if felt.contains(s[1], s[0])), inside[0])
+    move_to_span = Control.move_to(x1, y).segment.text
+    assert any(move_to_span in out for out in compact_out)
+    assert not any(move_to_span in out for out in textual_out)
+    assert any(Control.move_to(chop_x, y).segment.text in out for out in textual_out)
+
+    by_textual = cells(terminal(before, *textual_out))
+    by_compact = cells(terminal(before, *compact_out))
+    differences = [(y, x, by_textual[y][x], by_compact[y][x]) for y in range(HEIGHT)
+                   for x in range(WIDTH) if by_textual[y][x] != by_compact[y][x]]
+    assert differences == []
+    assert by_compact == cells(terminal(after))  # and it is the screen after the move
+    assert by_compact != cells(terminal(before))  # (the move did change the screen)
+
+    textual_bytes = sum(len(out.encode()) for out in textual_out)
+    compact_bytes = sum(len(out.encode()) for out in compact_out)
+    assert compact_bytes < textual_bytes, (compact_bytes, textual_bytes)
+
+
+def _chops(update: ChopsUpdate, y: int) -> list[tuple[int, int]]:
+    """(start, end) of each drawn chop (a widget's piece) of line ``y``."""
+    return [(x, end) for end, (x, strip) in
+            zip(update.chop_ends[y], update.chops[y].items(), strict=False) if strip is not None]
