@@ -125,16 +125,21 @@ class Canvas:
             spans.append((y, first, end))
         return spans
 
-    def to_strips(self, base: TextualStyle) -> list[Strip]:
+    def to_strips(self, base: TextualStyle, reuse: list[Strip] | None = None,
+                  rows: set[int] | None = None) -> list[Strip]:
         """The canvas as Textual strips, each cell's style over ``base`` (the widget's).
 
         The same result as rendering ``to_text()`` in the widget, without the round trip
         through Rich text and Textual content: on a server that draws every move for every
-        player, that round trip was most of the cost of a move.
+        player, that round trip was most of the cost of a move. With ``reuse`` (the strips
+        of the previous drawing, same size and base) only ``rows`` are made again.
         """
         styles: dict[Style | None, Style] = {}
         strips = []
         for y in range(self.height):
+            if reuse is not None and rows is not None and y not in rows:
+                strips.append(reuse[y])
+                continue
             row, srow = self.chars[y], self.styles[y]
             segments = []
             start = 0

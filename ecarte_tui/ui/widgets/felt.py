@@ -71,7 +71,7 @@ class FeltWidget(ThemeStyled):
         if not spans:
             return
         self._canvas = new
-        self._strips = new.to_strips(self.visual_style)
+        self._strips = new.to_strips(self.visual_style, self._strips, {y for y, _, _ in spans})
         regions = [Region(first, y, end - first, 1) for y, first, end in spans]
         super().refresh(*regions)
 

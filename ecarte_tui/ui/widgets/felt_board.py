@@ -130,14 +130,18 @@ class FeltBoard(ThemeStyled, can_focus=False):
             self.refresh()
             return
         old = self._canvases.get(id(part))
-        self._strips.pop(id(part), None)
-        self._part_strips(part)
-        new = self._canvases[id(part)]
+        old_strips = self._strips.pop(id(part), None)
+        new = part.render_canvas()
         r = part.region
-        if old is None or (old.width, old.height) != (new.width, new.height):
+        if old is None or old_strips is None or (old.width, old.height) != (
+                new.width, new.height):
             spans = [(y, 0, new.width) for y in range(new.height)]
+            strips = new.to_strips(self.visual_style)
         else:
             spans = new.changed_spans(old)
+            strips = new.to_strips(self.visual_style, old_strips, {y for y, _, _ in spans})
+        self._canvases[id(part)] = new
+        self._strips[id(part)] = strips
         for y, first, end in spans:
             row = r.y + y
             if row < len(self._rows):
