@@ -16,11 +16,13 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ecarte_tui.engine import RulesError
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
+from net import gallery_share
 from net.club import Club, ClubError, LiveTable, TableOptions
 from net.game_commands import parse_command
 from net.host_key import join_command
@@ -147,6 +149,7 @@ class ClubApp(ClaimKeys, EcarteApp):
                 self._idle_timer.cancel()
                 self._idle_timer = None
             self._news.stop()
+            gallery_share.leave(self, screen_closing=True)
             self._leave()
             if self.player is not None and is_guest(self.player):
                 self.ctx.identities.release(self.player)
@@ -340,6 +343,14 @@ class ClubApp(ClaimKeys, EcarteApp):
     def action_new_game(self) -> None:
         """After a match: back to the lobby with a new table of the same kind on offer."""
         self.to_lobby(offer=self._last_options)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A toast is this session's own: it stops sharing a rendering first."""
+        gallery_share.leave(self)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        if self.is_running:
+            gallery_share.hold(self)  # not back in a group before the toast is up
 
     # ------------------------------------------------------------------ idle time
 

@@ -13,6 +13,7 @@ import contextvars
 import logging
 import time
 from codecs import getincrementaldecoder
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar, Literal, TextIO
 
@@ -88,6 +89,23 @@ class SSHDriver(Driver):
         self._in_application_mode = False
         self._kitty_pushed = False
         self._input_enabled = False
+        self.muted = False
+        """A follower of a shared rendering (``net.gallery_share``): its frames are not sent."""
+        self.mirrors: list[RemoteTerminal] = []
+        """The followers' terminals: every frame sent here is sent there too, byte for byte."""
+        self.on_local_change: Callable[[], None] | None = None
+        """Set while the session shares a rendering: called before input, a resize or the
+        end is passed on, so the session leaves the group before drawing anything of its own."""
+
+    @property
+    def in_application_mode(self) -> bool:
+        return self._in_application_mode
+
+    def _local_change(self) -> None:
+        hook = self.on_local_change
+        if hook is not None:
+            self.on_local_change = None
+            hook()
 
     def _new_input_state(self) -> None:
         # Never debug=True: XTermParser would open keys.log in the server's cwd.
@@ -150,13 +168,25 @@ class SSHDriver(Driver):
             self._loop.call_soon(self.flush)
 
     def flush(self) -> None:
-        """Send queued output as one channel write."""
+        """Send queued output as one channel write (and to the mirrors; none if muted)."""
         self._flush_scheduled = False
         if not self._out:
             return
-        data = self._downgrade("".join(self._out))
+        if self.muted:
+            self._out.clear()
+            return
+        data = self._downgrade("".join(self._out)).encode("utf-8", "replace")
         self._out.clear()
-        self.terminal.send(data.encode("utf-8", "replace"))
+        self.terminal.send(data)
+        for terminal in self.mirrors:
+            terminal.send(data)
+
+    def send_text(self, text: str, terminals: list[RemoteTerminal]) -> None:
+        """Send ``text`` (a whole frame) to ``terminals`` only, at this driver's colour depth
+        (a shared rendering's members all have the same)."""
+        data = self._downgrade(text).encode("utf-8", "replace")
+        for terminal in terminals:
+            terminal.send(data)
 
     # --- application mode -------------------------------------------------------------
 
@@ -178,6 +208,7 @@ class SSHDriver(Driver):
 
     def disable_input(self) -> None:
         """Stop parsing input and ticking."""
+        self._local_change()
         self._input_enabled = False
         self.terminal.detach()
         for handle in (self._tick_handle, self._esc_handle):
@@ -232,6 +263,7 @@ class SSHDriver(Driver):
         self._size = (width, height)
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
+        self._local_change()  # after it is queued: the session is held out until it is handled
 
     def send_message(self, message: Message) -> None:
         """Post directly: we are on the app's loop, no thread hop is needed."""
@@ -250,6 +282,9 @@ class SSHDriver(Driver):
             if not self.terminal.admit_input_event():
                 return 0
         self.process_message(message)
+        if isinstance(message, (events.Key, events.MouseEvent, events.Paste, events.AppFocus,
+                                events.AppBlur)):
+            self._local_change()  # the user's own doing: drawn for this session alone
         return 1
 
     def _schedule_tick(self) -> None:

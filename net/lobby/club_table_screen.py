@@ -17,6 +17,7 @@ from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
+from net import gallery_share
 from net.club import Club, ClubError, LiveTable
 
 from . import money_panel, round_screen
@@ -101,6 +102,11 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.lt = lt
         self._timer: Timer | None = None
         self._forfeit_told = False
+        self.following = False
+        """This session shows another's rendering of the public table (``net.gallery_share``):
+        this screen takes no update from the table and draws nothing of its own."""
+        self.table_updates = 0
+        """Table updates this screen drew (a shared rendering draws one per group)."""
 
     @property
     def club_app(self) -> ClubApp:
@@ -114,8 +120,22 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self._refresh_presence()
 
     def on_unmount(self) -> None:
+        gallery_share.leave(self.app, screen_closing=True)
         if self._presence in self.lt.listeners:
             self.lt.listeners.remove(self._presence)
+
+    def on_screen_suspend(self) -> None:
+        """Another screen over the table (help, talk...) is this session's own."""
+        gallery_share.leave(self.app)
+
+    def on_share_left(self, _message: gallery_share.ShareLeft) -> None:
+        """Back from following: the banner and the talk as they are now."""
+        self._refresh_presence()
+        self._show_talk()
+
+    def _show_talk(self) -> None:
+        if not self.following:  # (brought up to date when it stops following)
+            super()._show_talk()
 
     def _presence(self, _lt: LiveTable) -> None:
         """Called by the club from another player's app: only queue a message."""
@@ -128,8 +148,13 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         note = getattr(self.app, "note_table_activity", None)
         if note is not None:
             note()
+        if self.seat is None:
+            self.table_updates += 1
+            gallery_share.table_drawn(self)
 
     def _refresh_presence(self) -> None:
+        if self.following:
+            return  # the leader shows the banner; brought up to date on leaving
         lt = self.lt
         if round_screen.follow_new_round(self):
             return  # pool / French rule: this session moves to its place in the next round
