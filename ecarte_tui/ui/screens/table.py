@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.events import Resize
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -96,6 +97,11 @@ class TableScreen(Screen[None]):
     """The keys line; a server swaps in the lighter ``KeyBar`` (redrawn after every move)."""
     LOG: ClassVar[type[HandLog] | type[TailLog]] = HandLog
     """The hand's log; a server swaps in ``TailLog``, which never lays the screen out."""
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """Textual repaints the whole screen when the focus moves (a full frame for every box
+    opened or closed at the table, the largest thing a server sent); the widgets that gain
+    or lose the focus repaint themselves."""
 
     # Nothing at the table takes the focus but the box's buttons; the screen's default
     # would focus "New game" when a help screen closes over the end of a match, and Enter
