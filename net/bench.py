@@ -228,7 +228,7 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             answered = await self.wait_data(ANSWER_TIMEOUT)
             if not answered and self.received == before and not self.closed:
                 self.key_sent_at = None
-                t.error("no answer to a key")
+                t.error(f"no answer to a key ({move.why})")
         if self.closed and time.monotonic() < t.until:
             t.error("session closed")
         if self.host and self.pair is not None:
