@@ -136,3 +136,16 @@ def run(coro_fn: Callable[..., object]) -> Callable[..., None]:
         asyncio.run(coro_fn(*args, **kwargs))  # type: ignore[arg-type]
 
     return wrapper
+
+
+async def caught_up(pilot: Pilot[object], table: Table) -> TableScreen:
+    """Wait (in message-loop turns, not time) until the screen shows the table's state."""
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, TableScreen) and screen.update is not None and (
+                screen.update.view == table.view(ME)):
+            await pilot.pause()
+            return screen
+    raise AssertionError("the screen did not catch up with the table")

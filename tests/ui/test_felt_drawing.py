@@ -38,7 +38,16 @@ from ecarte_tui.ui.widgets.key_bar import KeyBar
 from ecarte_tui.ui.widgets.opponent_hand import OpponentHand
 from ecarte_tui.ui.widgets.prompt_bar import PromptBar
 
-from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
+from .helpers import (
+    ME,
+    ScriptedOpponent,
+    caught_up,
+    make_app,
+    make_table,
+    run,
+    settle,
+    table_screen,
+)
 
 THEMES = sorted(load_themes())
 """The app's own themes (themes/*.toml): felt, salon, night, contrast."""
@@ -70,19 +79,6 @@ def served_app(theme: str = "felt") -> tuple[ServedStyleApp, Table]:
     table = make_table(seed=3, first_dealer=1)  # the other seat deals: the player is elder
     app = ServedStyleApp(table=table, seat=ME, settings=Settings(theme=theme), save=False)
     return app, table
-
-
-async def caught_up(pilot: Pilot[object], table: Table) -> TableScreen:
-    """Wait (in message-loop turns, not time) until the screen shows the table's state."""
-    app = pilot.app
-    for _ in range(50):
-        await pilot.pause()
-        screen = app.screen
-        if isinstance(screen, TableScreen) and screen.update is not None and (
-                screen.update.view == table.view(ME)):
-            await pilot.pause()
-            return screen
-    raise AssertionError("the screen did not catch up with the table")
 
 
 async def other_seat_plays(pilot: Pilot[object], table: Table) -> TableScreen:

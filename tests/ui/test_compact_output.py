@@ -31,22 +31,10 @@ from ecarte_tui.ui.widgets.felt_board import FeltBoard
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 
-ME = 0
+from .helpers import ME, caught_up
+
 WIDTH, HEIGHT = 80, 24
 Render = Callable[[ChopsUpdate, Console], str]
-
-
-class ServedTableScreen(TableScreen):
-    KEY_BAR = KeyBar
-    LOG = TailLog
-
-
-class ServedStyleApp(EcarteApp):
-    """Sits at the given table on a served-style screen; the test plays the other seat."""
-
-    def _sit(self, table: Table, seat: int, on_watching: object = None) -> None:
-        self.push_screen(ServedTableScreen(table, seat, self.look, self.settings.auto_announce,
-                                           on_watching))  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -56,6 +44,9 @@ def renderers(monkeypatch: pytest.MonkeyPatch,
     (the patch is process-wide: other tests in this worker must see Textual's)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    # the table as a server draws it: the light key bar and the fixed-box log
+    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
+    monkeypatch.setattr(TableScreen, "LOG", TailLog)
     original = ChopsUpdate.__dict__["render_segments"]
     assert original.__qualname__ == "ChopsUpdate.render_segments", "already patched"
     was_patched = server_tuning._cells_patched
@@ -97,17 +88,6 @@ def cells(term: pyte.Screen) -> list[list[tuple[object, ...]]]:
              for c in (term.buffer[y][x] for x in range(WIDTH))] for y in range(HEIGHT)]
 
 
-async def caught_up(pilot: Pilot[object], table: Table) -> TableScreen:
-    for _ in range(50):
-        await pilot.pause()
-        screen = pilot.app.screen
-        if isinstance(screen, TableScreen) and screen.update is not None and (
-                screen.update.view == table.view(ME)):
-            await pilot.pause()
-            return screen
-    raise AssertionError("the screen did not catch up with the table")
-
-
 async def other_seat_plays(pilot: Pilot[object], table: Table) -> TableScreen:
     """The other seat plays its first legal action until it is the player's turn."""
     while table.waiting_for == 1 - ME:
@@ -124,7 +104,7 @@ async def test_compact_updates_paint_the_same_cells_in_fewer_bytes(
     crop is exercised."""
     textual_render, compact_render = renderers
     table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)  # the player is elder
-    app = ServedStyleApp(table=table, seat=ME, settings=Settings(), save=False)
+    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
     console = truecolor_console()
     async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
         await caught_up(pilot, table)
