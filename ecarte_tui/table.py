@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Protocol
 
 from .engine import (
     KING,
@@ -53,6 +54,23 @@ Listener = Callable[[Update], None]
 Guard = Callable[[Match, int, Action], str | None]
 """Why a table option forbids ``seat`` this ``action`` now, or None (asked before the engine)."""
 
+Entry = tuple[str, int, str]
+"""One step of a table's log: (verb, seat, argument), e.g. ("submit", 0, "KS"), ("ready", 1, "").
+A table's state is its beginning plus its entries, applied in order (``Table.apply_entry``)."""
+
+
+class Journal(Protocol):
+    """Where a table shared by several processes writes its steps (net/club_sync)."""
+
+    def catch_up(self, table: Table) -> None:
+        """Apply the steps other processes wrote since ``table.seq`` (``apply_entry``)."""
+
+    def append(self, table: Table, entry: Entry) -> bool:
+        """Write ``entry`` as step ``table.seq + 1``; False if another process wrote it first."""
+
+    def rebuild(self, table: Table) -> None:
+        """Make ``table`` the replay of the whole log (``reset_from``), after a lost race."""
+
 
 @dataclass
 class _Watch:
@@ -92,9 +110,13 @@ class Table:
     # the same option seen from a seat: its view's legal actions without the forbidden ones,
     # so the prompt, the hints and a backer's advice never offer what the guard refuses
     restrict: Callable[[SeatView], SeatView] | None = None
+    journal: Journal | None = None  # set when other processes share this table's log
+    seq: int = 0  # steps applied (the log's sequence number of the last one)
     _watchers: list[_Watch] = field(default_factory=list)
     _ready: list[bool] = field(default_factory=lambda: [False, False])
     _king_gate: int | None = None
+    _held: list[Event | None] | None = None  # publishes held until the step is in the log
+    _replaying: bool = False  # applying another process's step: it persisted it already
 
     # ------------------------------------------------------------------ creation
 
@@ -105,11 +127,15 @@ class Table:
         names: tuple[str, str] = ("A", "B"),
         seed: int | None = None,
         first_dealer: int | None = None,
+        *,
+        rng: random.Random | None = None,
+        day: str | None = None,
     ) -> Table:
         """A new match; the first dealer is drawn (RULES.md §2) unless given. Without a seed
-        the cards come from the operating system's generator and no ``Seed`` tag is written."""
-        rng = deal_rng(seed)
-        tags = {"A": names[0], "B": names[1], "Date": date.today().isoformat()}
+        the cards come from the operating system's generator and no ``Seed`` tag is written.
+        A shared table passes its own ``rng`` (keyed deals) and the ``day`` it began."""
+        rng = rng if rng is not None else deal_rng(seed)
+        tags = {"A": names[0], "B": names[1], "Date": day or date.today().isoformat()}
         if seed is not None:
             tags["Seed"] = str(seed)
         table = cls(Match(rules), names, rng, tags)
@@ -207,15 +233,88 @@ class Table:
         return unsubscribe
 
     def _publish(self, event: Event | None = None) -> None:
-        if self.persist is not None:
+        if self._held is not None:
+            self._held.append(event)
+            return
+        if self.persist is not None and not self._replaying:
             self.persist(self)
         for w in list(self._watchers):
             w.callback(self.update(w.seat, event))
+
+    # ------------------------------------------------------------------ the shared log
+
+    def _step(self, entry: Entry) -> None:
+        """Apply one step of this process; with a journal, write it to the shared log first.
+
+        The step is applied here, then written as the log's next step; only then is anyone
+        shown it. If another process wrote that step first, the table becomes the log's replay
+        and the step is checked again against it: refused as usual if no longer legal.
+        """
+        journal = self.journal
+        if journal is None:
+            self.apply_entry(entry)
+            return
+        journal.catch_up(self)
+        for _attempt in range(5):
+            self._held = []
+            try:
+                self.apply_entry(entry)
+                held = self._held
+            finally:
+                self._held = None
+            if not held:
+                return  # nothing changed (e.g. asking twice for the next hand)
+            if journal.append(self, entry):
+                self.seq += 1
+                for event in held:
+                    self._publish(event)
+                return
+            journal.rebuild(self)
+        raise TableError("the table is busy: try again")
+
+    def apply_entry(self, entry: Entry) -> None:
+        """One step by its log entry (this process's, or another's when catching up)."""
+        verb, seat, arg = entry
+        if verb == "submit":
+            self._submit(seat, Action.parse(arg))
+        elif verb == "pass_king":
+            self._pass_king(seat)
+        elif verb == "choose":
+            self._choose_dealer(seat, int(arg))
+        elif verb == "ready":
+            self._ready_for_next(seat)
+        elif verb == "forfeit":
+            self._forfeit(seat)
+        else:
+            raise TableError(f"unknown step {verb!r} in the table's log")
+
+    def replay_entry(self, entry: Entry) -> None:
+        """Another process's step, read from the log: shown here, not persisted again."""
+        self._replaying = True
+        try:
+            self.apply_entry(entry)
+        finally:
+            self._replaying = False
+        self.seq += 1
+
+    def reset_from(self, fresh: Table) -> None:
+        """Take the state of ``fresh`` (the log's replay), keeping watchers and hooks, and
+        show every watcher where the table really is."""
+        self.match, self.rng, self.tags, self.draw = fresh.match, fresh.rng, fresh.tags, fresh.draw
+        self._ready, self._king_gate, self.seq = fresh._ready, fresh._king_gate, fresh.seq
+        self._replaying = True
+        try:
+            self._publish()
+        finally:
+            self._replaying = False
 
     # ------------------------------------------------------------------ acting
 
     def submit(self, seat: int, action: Action) -> None:
         """Apply a seat's action; IllegalAction (with a reason) leaves everything unchanged."""
+        self._step(("submit", seat, str(action)))
+
+    def _submit(self, seat: int, action: Action) -> None:
         m = self.match
         if (
             self._king_gate is not None
@@ -244,6 +343,9 @@ class Table:
 
     def pass_king(self, seat: int) -> None:
         """The seat will not announce the king now (lets the elder lead under opening_lead)."""
+        self._step(("pass_king", seat, ""))
+
+    def _pass_king(self, seat: int) -> None:
         if self._king_gate == seat:
             self._king_gate = None
             self._publish()
@@ -263,6 +365,9 @@ class Table:
 
     def choose_dealer(self, seat: int, dealer: int) -> None:
         """The winner of the draw chooses who deals (``higher_chooses``, 001)."""
+        self._step(("choose", seat, str(dealer)))
+
+    def _choose_dealer(self, seat: int, dealer: int) -> None:
         if self.status != "choose" or self.draw is None or self.draw.chooser != seat:
             raise TableError(f"{self.names[seat]} does not choose the dealer now")
         if dealer not in (0, 1):
@@ -273,8 +378,13 @@ class Table:
 
     def ready(self, seat: int) -> None:
         """The seat asks for the next hand; it is dealt when both have asked."""
+        self._step(("ready", seat, ""))
+
+    def _ready_for_next(self, seat: int) -> None:
         if self.status != "between":
             return
+        if self._ready[seat]:
+            return  # asked already: nothing changes
         self._ready[seat] = True
         if all(self._ready):
             self._deal()
@@ -294,6 +404,9 @@ class Table:
         """``seat`` did not come back in time: the other seat wins the game in progress and
         the match. The record says so (``[Forfeit "B"]``, ECN.md), so the store, the archive,
         the ledger and every screen read one result; stored and shown like any change."""
+        self._step(("forfeit", seat, ""))
+
+    def _forfeit(self, seat: int) -> None:
         try:
             self.match.forfeit(seat)
         except IllegalAction as e:

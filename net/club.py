@@ -21,11 +21,13 @@ from ecarte_tui.engine.rules import parse_value
 from ecarte_tui.table import Table
 
 from . import pool_tables
+from .club_sync.sync_store import WATCHERS
 from .clubhouse.options import ClubOptions, ClubOptionsError
 from .house_rules import bound_bot, table_guard, view_restriction
 from .store import Player, RoundStore, Store, StoredTable
 
 if TYPE_CHECKING:
+    from .club_sync.node import ClubNode
     from .house import House, StoredRound
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
@@ -169,6 +171,8 @@ class Club:
         self.house: House | None = None  # purses, ratings, talk (set by the server)
         self.round_pause = pool_tables.ROUND_PAUSE  # pool / French rule: between two rounds
         self.offer_seconds = pool_tables.OFFER_SECONDS  # French rule: to take the seat
+        # set when other processes share the club (net/club_sync): tables are logs in the store
+        self.node: ClubNode | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -227,6 +231,8 @@ class Club:
         for cb in list(self.lobby_listeners):
             cb()
 
+    lobby_changed = _lobby_changed
+
     # ------------------------------------------------------------------ tables
 
     def create(self, player: Player, options: TableOptions) -> tuple[LiveTable, int]:
@@ -251,6 +257,7 @@ class Club:
         )
         if seats[1].player_id is not None:
             self._start(lt)
+        self._announce(lt.code, "created")
         self._lobby_changed()
         return lt, 0
 
@@ -269,6 +276,10 @@ class Club:
             why = self.house.stake_refusal(player.id, lt.options)
             if why is not None:
                 raise ClubError(why)
+        if self.node is not None and free < 2 and not self.node.sync.claim_seat(
+                lt.code, free, player.id, player.name):
+            self.refresh(lt.code)  # another process seated someone there first
+            raise ClubError(f"table {lt.code} is full: you may watch it instead")
         lt.seats[free] = SeatState(player.id, player.name)
         if free == pool_tables.WAITING_SEAT:  # a pool's third player: he waits his turn
             pool_tables.third_sat(self, lt)
@@ -281,6 +292,7 @@ class Club:
             names=(lt.seats[0].name, lt.seats[1].name),
         )
         self._start(lt)
+        self._announce(lt.code, "seats")
         lt.notify()  # the player waiting at the table sees the game start
         self._lobby_changed()
         return lt, free
@@ -291,12 +303,16 @@ class Club:
         if lt.table is None:
             raise ClubError(f"the game at table {lt.code} has not started: nothing to watch yet")
         lt.watchers += 1
+        if self.node is not None:
+            self.node.presence(lt, WATCHERS, +1)
         lt.notify()
         self._lobby_changed()
         return lt
 
     def unwatch(self, lt: LiveTable) -> None:
         lt.watchers = max(0, lt.watchers - 1)
+        if self.node is not None:
+            self.node.presence(lt, WATCHERS, -1)
         lt.notify()
         self._lobby_changed()
 
@@ -307,6 +323,7 @@ class Club:
         lt.finished = True
         self.tables.pop(lt.code, None)
         self.store.save_table(lt.code, status="cancelled")
+        self._announce(lt.code, "status")
         if self.house is not None:
             self.house.abandon(lt)
             self.house.forget(lt.code)
@@ -330,10 +347,11 @@ class Club:
                         b.stop()
             elif lt.table is None and not lt.finished and not attached:
                 left = self.reconnect_left(lt, 0)
-                if left is not None and left <= 0:
+                if left is not None and left <= 0 and self._in_charge(lt):
                     self.cancel(lt)
             elif lt.rounds is not None and not lt.finished and not attached:
-                if not self._someone_seated(lt):  # all gone longer than the reconnection time
+                # all gone longer than the reconnection time
+                if not self._someone_seated(lt) and self._in_charge(lt):
                     self.close_rounds_table(lt)
 
     def close_rounds_table(self, lt: LiveTable) -> None:
@@ -345,6 +363,7 @@ class Club:
             self.house.abandon(lt)
             self.house.forget(lt.code)
         self.store.save_table(lt.code, status="closed")
+        self._announce(lt.code, "status")
         RoundStore(self.store).abandon(lt.code)
         for b in lt.bots:
             if b is not None:
@@ -353,9 +372,12 @@ class Club:
         lt.notify()
         self._lobby_changed()
 
-    def _start(self, lt: LiveTable, ecn: str = "") -> None:
+    def _start(self, lt: LiveTable, ecn: str = "", genesis: str | None = None) -> None:
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
         seed = self.rng.getrandbits(64) if self.seeded else None  # None: the OS's shuffles
+        if self.node is not None and lt.rounds is None and (genesis or not ecn):
+            self._attach(lt, self.node.build(lt, seed))  # the replay of the shared log
+            return
         if ecn:
             table = Table.from_record(ecn, seed=seed)
         else:
@@ -377,6 +399,8 @@ class Club:
 
     def _seat_bot(self, lt: LiveTable, seat: int, level: str) -> None:
         assert lt.table is not None
+        if self.node is not None and not self.node.holds(lt.code):
+            return  # the node holding the table's lease runs its bots
         bot = self.bot_factory(level, self.rng.getrandbits(32))
         bot = bound_bot(bot, lt.options.club)  # type: ignore[arg-type]
         runner = BotSeat(lt.table, seat, bot, delay=self.bot_delay)
@@ -423,6 +447,8 @@ class Club:
         s = lt.seats[seat]
         s.sessions += 1
         s.dropped_at = None
+        if self.node is not None:
+            self.node.presence(lt, seat, +1)
         lt.notify()
         self._lobby_changed()
 
@@ -431,6 +457,8 @@ class Club:
         s.sessions = max(0, s.sessions - 1)
         if s.sessions == 0 and not s.is_bot and not lt.finished:
             s.dropped_at = self.clock()
+        if self.node is not None:
+            self.node.presence(lt, seat, -1)
         lt.notify()
         self._lobby_changed()
 
@@ -474,6 +502,7 @@ class Club:
             names=(lt.seats[0].name, lt.seats[1].name),
         )
         self._seat_bot(lt, seat, level)
+        self._announce(lt.code, "seats")
         lt.notify()
 
     # ------------------------------------------------------------------ restart
@@ -488,7 +517,7 @@ class Club:
                 broken.append(st.code)
         return broken
 
-    def _restore_one(self, st: StoredTable) -> None:
+    def _restore_one(self, st: StoredTable, away: bool = True) -> None:
         options = TableOptions.from_json(st.options)
         seats = [SeatState(st.seats[i], st.names[i]) for i in (0, 1)]
         lt = LiveTable(st.code, options, seats)
@@ -496,11 +525,84 @@ class Club:
             pool_tables.restore(self, lt)  # the round, the pool, the waiting seat
         now = self.clock()
         for s in seats:  # everybody is away until they reconnect
-            if s.player_id is not None and not s.is_bot:
+            if away and s.player_id is not None and not s.is_bot:
                 s.dropped_at = now
         self.tables[st.code] = lt
         if st.status == "playing" or (seats[0].player_id and seats[1].player_id):
-            self._start(lt, st.ecn)
+            self._start(lt, st.ecn, st.genesis)
+        if self.node is not None:
+            self.node.refresh_presence(lt)
+
+    # ------------------------------------------------------------------ other processes
+
+    def _announce(self, code: str, what: str) -> None:
+        if self.node is not None:
+            self.node.announce(code, what)
+
+    def _in_charge(self, lt: LiveTable) -> bool:
+        """Housekeeping that changes the store is done by one process: the lease holder."""
+        return self.node is None or self.node.holds(lt.code)
+
+    def remote_moved(self, lt: LiveTable) -> None:
+        """Steps written by another process were applied here: a match it ended is over
+        here too (it stored, archived and settled it)."""
+        table = lt.table
+        if table is not None and table.match.is_over and not lt.finished:
+            lt.finished = True
+            if table.tags.get("Forfeit"):
+                lt.forfeit = "AB".index(table.tags["Forfeit"])
+            lt.notify()
+            self._lobby_changed()
+
+    def refresh(self, code: str) -> None:
+        """Another process changed the table's row (created, seated, closed): follow it."""
+        st = self.store.table(code)
+        if st is None:
+            return
+        lt = self.tables.get(code)
+        if lt is None:
+            if st.status in ("open", "playing"):
+                self._restore_one(st, away=False)
+                self._lobby_changed()
+            return
+        if st.status in ("cancelled", "closed"):
+            if not lt.finished:
+                lt.finished = True
+                for b in lt.bots:
+                    if b is not None:
+                        b.stop()
+                self.tables.pop(code, None)
+                lt.notify()
+                self._lobby_changed()
+            return
+        changed = False
+        for i in (0, 1):
+            s = lt.seats[i]
+            if s.player_id != st.seats[i]:
+                lt.seats[i] = SeatState(st.seats[i], st.names[i])
+                changed = True
+                if lt.seats[i].is_bot and lt.table is not None and lt.bots[i] is None:
+                    self._seat_bot(lt, i, lt.seats[i].player_id[len(BOT_PREFIX):])  # type: ignore[index]
+        if lt.table is None and lt.rounds is None and all(s.player_id for s in lt.seats):
+            self._start(lt, "", st.genesis)
+            changed = True
+        if self.node is not None:
+            self.node.refresh_presence(lt)
+        lt.notify()
+        if changed:
+            self._lobby_changed()
+
+    def lease_changed(self, lt: LiveTable, held: bool) -> None:
+        """The node's heartbeat: run the table's bots here if its lease is ours, else not."""
+        if lt.table is None:
+            return
+        for i, s in enumerate(lt.seats):
+            runner = lt.bots[i]
+            if held and s.is_bot and runner is None:
+                self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
+            elif not held and runner is not None:
+                runner.stop()
+                lt.bots[i] = None
 
     # ------------------------------------------------------------------ for the house
 

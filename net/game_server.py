@@ -45,6 +45,9 @@ class ServerConfig:
     default_bot_level: str = "expert"
     limits: Limits = field(default_factory=Limits)
     seed: int | None = None  # table codes and deals, for tests; None: the OS's generator
+    shared: bool = False  # other processes serve the same club from the same store
+    reuse_port: bool = False  # workers of one club accept on one port
+    node_name: str | None = None  # this process in the store (default: host:pid)
 
     def reach_host(self) -> str:
         if self.public_host:
@@ -70,6 +73,11 @@ class GameServer:
         )
         self.house = House(config.data_dir / "club.db", galleries=GalleryStore(self.store))
         self.club.house = self.house
+        if config.shared:
+            from net.club_sync.node import ClubNode
+            from net.club_sync.sync_store import SyncStore
+
+            self.club.node = ClubNode(self.club, SyncStore(self.store), config.node_name)
         self.identities = Identities(self.store)
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
@@ -87,6 +95,8 @@ class GameServer:
                      len(recovery.settled), len(recovery.voided))
         self.house.rate_finished(self.club.finished_rounds())
         self.club.start_bots()
+        if self.club.node is not None:
+            self.club.node.start()
         cfg = self.config
         self.ssh = await start_server(
             self.make_app,
@@ -97,6 +107,7 @@ class GameServer:
             authorized_keys=cfg.authorized_keys,
             limits=cfg.limits,
             allow_command=allow_command,
+            reuse_port=cfg.reuse_port,
         )
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
@@ -132,6 +143,8 @@ class GameServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         pool_tables.cancel_timers(self.club)  # no round may start on a closed store
+        if self.club.node is not None:
+            await self.club.node.stop()  # its leases go to the other nodes at once
         if self.ssh is not None:
             await self.ssh.aclose()
         for lt in self.club.tables.values():

@@ -364,13 +364,15 @@ async def start_server(
     authorized_keys: str | os.PathLike[str] | None = None,
     limits: Limits | None = None,
     allow_command: CommandFilter | None = None,
+    reuse_port: bool = False,
 ) -> GameSSHServer:
     """Listen on host:port and serve `app_factory(SessionInfo)` to every SSH session.
 
     `data_dir` holds the persistent host key. In `private` mode only keys listed in
     `authorized_keys` (default: data_dir/authorized_keys) may log in. `allow_command`
     decides which exec commands (e.g. 'join ABCD') are accepted; None refuses all.
-    `port=0` picks a free port (see `GameSSHServer.port`).
+    `port=0` picks a free port (see `GameSSHServer.port`). `reuse_port` lets the workers of
+    one club accept on the same port (the kernel spreads connections among them).
     """
     limits = limits or Limits()
     key = load_or_create_host_key(data_dir)
@@ -394,5 +396,6 @@ async def start_server(
         gss_host=None,
         keepalive_interval=60,
         keepalive_count_max=3,
+        reuse_port=reuse_port or None,
     )
     return GameSSHServer(acceptor, state, host, key)

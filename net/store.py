@@ -57,8 +57,47 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 UPGRADES: dict[int, str] = {
+    3: """
+    ALTER TABLE tables ADD COLUMN genesis TEXT;   -- JSON: how its log begins (net/club_sync)
+    CREATE TABLE IF NOT EXISTS table_log (   -- every accepted step of a shared table, in order
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        code TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        entry TEXT NOT NULL,              -- JSON [verb, seat, argument] (ecarte_tui/table.py)
+        node TEXT NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE (code, seq)                -- two writers of one step: exactly one wins
+    );
+    CREATE TABLE IF NOT EXISTS club_feed (   -- what other processes must reload: seats, status
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        code TEXT NOT NULL,
+        what TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS presence (   -- sessions per seat (-1: watchers) and process
+        code TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        sessions INTEGER NOT NULL,
+        PRIMARY KEY (code, seat, node)
+    );
+    CREATE TABLE IF NOT EXISTS seat_drops (   -- since when nobody is at a seat (epoch seconds)
+        code TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (code, seat)
+    );
+    CREATE TABLE IF NOT EXISTS leases (   -- the one process running a table's bots and timers
+        code TEXT PRIMARY KEY,
+        node TEXT NOT NULL,
+        expires REAL NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS nodes (   -- processes of the club and their last heartbeat
+        node TEXT PRIMARY KEY,
+        beat REAL NOT NULL
+    );
+    """,
     2: """
     CREATE TABLE IF NOT EXISTS galleries (   -- a live table's gallery (net/clubhouse/backers.py)
         code TEXT PRIMARY KEY,
@@ -106,6 +145,7 @@ class StoredTable:
     ecn: str
     status: str
     winner: str | None
+    genesis: str | None = None  # how a shared table's log begins (net/club_sync)
 
 
 class Store:
@@ -114,8 +154,11 @@ class Store:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.RLock()
+        # several processes of one club share the file: a writer waits for another's short
+        # transaction rather than failing (the timeout is SQLite's busy timeout)
+        self._db = sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False, timeout=10.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a killed process (only a power cut can lose the tail).
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -124,9 +167,10 @@ class Store:
 
     def _upgrade(self) -> None:
         """Bring an older file up to ``SCHEMA_VERSION`` (each step in one transaction)."""
-        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
-        for target in range(version + 1, SCHEMA_VERSION + 1):
-            with self._tx() as db:
+        for target in range(2, SCHEMA_VERSION + 1):
+            with self._tx() as db:  # read inside: another process may be upgrading too
+                if int(db.execute("PRAGMA user_version").fetchone()[0]) >= target:
+                    continue
                 for statement in UPGRADES.get(target, "").split(";"):
                     if statement.strip():
                         db.execute(statement)
@@ -138,6 +182,9 @@ class Store:
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            if self._db.in_transaction:  # inside another of this connection's transactions
+                yield self._db
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -270,15 +317,16 @@ class Store:
     def _tables(self, where: str, args: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner "
-                f"FROM tables {where}",
+                "SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, "
+                f"genesis FROM tables {where}",
                 args,
             ).fetchall()
         return [_stored(r) for r in rows]
 
 
 def _stored(r: tuple | sqlite3.Row) -> StoredTable:
-    return StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8])
+    return StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8],
+                       *r[9:10])
 
 
 @dataclass(frozen=True, slots=True)

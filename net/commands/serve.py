@@ -47,6 +47,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="concurrent connections from one address (10)")
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                    help="the server's bots wait this long before each move (0.8)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="worker processes accepting on the one port, sharing the club through "
+                        "the store (1; with more, a supervisor restarts a worker that dies)")
+    p.add_argument("--shared", action="store_true",
+                   help="this process is one node of a club shared with other processes "
+                        "or machines through the same store (set for each worker)")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", help="logging level (WARNING)")
 
 
@@ -71,6 +78,8 @@ def config_from(args: argparse.Namespace) -> object:
         lobby_idle_timeout=args.lobby_idle_timeout or None,
         bot_delay=args.bot_delay,
         limits=limits,
+        shared=args.shared or args.workers > 1,
+        reuse_port=args.reuse_port,
     )
 
 
@@ -149,4 +158,12 @@ def profile_window(loop: asyncio.AbstractEventLoop) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.workers < 1:
+        print("ecarte serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1:
+        from net.commands.workers import supervise
+
+        data_dir = (args.data_dir or default_data_dir()).expanduser()
+        return asyncio.run(supervise(args.workers, data_dir, sys.argv[1:]))
     return asyncio.run(serve(args))

@@ -1,0 +1,160 @@
+"""This process as one node of a club shared with others through the store.
+
+The node reads what the others wrote (new steps, changed seats, presence) every
+``POLL_SECONDS`` and shows it; it writes its own sessions' presence; and it holds the leases
+of the tables whose bots and timers run here, renewing them with its heartbeat. A node that
+stops beating (killed) loses its leases after ``LEASE_SECONDS``: another node takes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ecarte_tui.table import Table
+
+from .genesis import TableGenesis
+from .journal import StoreJournal
+from .sync_store import WATCHERS, SyncStore
+
+if TYPE_CHECKING:
+    from net.club import Club, LiveTable
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.02
+BEAT_SECONDS = 1.0
+LEASE_SECONDS = 4.0  # a node silent this long is taken for dead: its leases move
+
+
+def node_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class ClubNode:
+    def __init__(self, club: Club, sync: SyncStore, name: str | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.club, self.sync = club, sync
+        self.name = name or node_name()
+        self.wall = wall
+        self.local: dict[tuple[str, int], int] = {}  # sessions of this node per (table, seat)
+        self._ids = sync.last_ids()
+        self._tasks: list[asyncio.Task[None]] = []
+        sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._poll(), name="club-node-feed"),
+                       asyncio.create_task(self._beat(), name="club-node-beat")]
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        self._tasks = []
+        self.sync.release(self.name)
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                self.read_feed()
+            except Exception:  # a bad row must not stop the node from following the club
+                log.exception("reading the club's feed failed")
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            try:
+                self.beat()
+            except Exception:
+                log.exception("the node's heartbeat failed")
+
+    def read_feed(self) -> None:
+        """Show what the other nodes wrote since the last read."""
+        log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
+        self._ids = (log_id, feed_id)
+        for code in moved:
+            lt = self.club.tables.get(code)
+            if lt is not None and lt.table is not None and lt.table.journal is not None:
+                lt.table.journal.catch_up(lt.table)
+        for code in dict.fromkeys(c for c, _ in feed):
+            self.club.refresh(code)
+
+    def beat(self) -> None:
+        """Renew this node's leases; take the leases of tables whose holder died."""
+        self.sync.renew_leases(self.name, self.wall(), LEASE_SECONDS)
+        for lt in list(self.club.tables.values()):
+            if lt.finished or lt.table is None:
+                continue
+            if self.refresh_presence(lt):
+                lt.notify()  # e.g. a player whose node died is away now
+                self.club.lobby_changed()
+            if any(s.is_bot for s in lt.seats) or lt.rounds is not None:
+                self.club.lease_changed(lt, self.holds(lt.code))
+
+    # ------------------------------------------------------------------ tables
+
+    def holds(self, code: str) -> bool:
+        return self.sync.take_lease(code, self.name, self.wall(), LEASE_SECONDS)
+
+    def build(self, lt: LiveTable, seed: int | None) -> Table:
+        """The table's replay: its genesis (set by whichever node started it first) and every
+        step of its log, with the journal that writes this node's steps."""
+        names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
+        proposed = TableGenesis.new(names, seed)
+        genesis = TableGenesis.from_json(self.sync.genesis(lt.code, proposed.to_json()))
+        journal = StoreJournal(self.sync, self.name, lt.code, genesis, lt.options.rules(),
+                               moved=lambda: self.club.remote_moved(lt))
+        table = journal.replay()
+        table.journal = journal
+        return table
+
+    def announce(self, code: str, what: str) -> None:
+        self.sync.announce(code, what)
+
+    # ------------------------------------------------------------------ presence
+
+    def presence(self, lt: LiveTable, seat: int, delta: int) -> None:
+        """A session of this node came to (+1) or left (-1) a seat (``WATCHERS``)."""
+        key = (lt.code, seat)
+        n = max(0, self.local.get(key, 0) + delta)
+        self.local[key] = n
+        self.sync.set_presence(lt.code, seat, self.name, n)
+        if seat != WATCHERS:
+            if delta > 0:
+                self.sync.back(lt.code, seat)
+            elif self._total(lt.code, seat) == 0:
+                self.sync.drop(lt.code, seat, self.wall())
+        self.refresh_presence(lt)
+        self.announce(lt.code, "presence")
+
+    def _total(self, code: str, seat: int) -> int:
+        return self.sync.presence_of(code, self.wall() - LEASE_SECONDS).get(seat, 0)
+
+    def refresh_presence(self, lt: LiveTable) -> bool:
+        """Seats' sessions and drop times as the whole club sees them; True if someone came
+        or went."""
+        counts = self.sync.presence_of(lt.code, self.wall() - LEASE_SECONDS)
+        drops = self.sync.drops_of(lt.code)
+        before = (lt.watchers, [(s.sessions, s.dropped_at is None) for s in lt.seats])
+        lt.watchers = counts.get(WATCHERS, 0)
+        now_wall, now = self.wall(), self.club.clock()
+        for i, s in enumerate(lt.seats):
+            s.sessions = counts.get(i, 0)
+            if s.sessions or s.player_id is None or s.is_bot or lt.finished:
+                s.dropped_at = None
+            elif i in drops:
+                s.dropped_at = now - (now_wall - drops[i])
+            else:  # its node died with it: away from now on
+                s.dropped_at = now - (now_wall - self.sync.drop(lt.code, i, now_wall))
+        return before != (lt.watchers, [(s.sessions, s.dropped_at is None) for s in lt.seats])

@@ -1,0 +1,165 @@
+"""The rows that keep one club's processes in step, in the club's SQLite file (WAL).
+
+Every process has its own connection (``Store``); SQLite's write lock orders the writers and
+the unique (table, step) key settles two writers of the same step.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+
+from ecarte_tui.table import Entry
+from net.store import Store
+
+WATCHERS = -1  # the presence row of a table's watchers
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class SyncStore:
+    """A table's log, seats taken atomically, presence, leases and heartbeats."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ the log
+
+    def log_after(self, code: str, seq: int) -> list[tuple[int, Entry]]:
+        with self.store._lock:
+            rows = self.store._db.execute(
+                "SELECT seq, entry FROM table_log WHERE code = ? AND seq > ? ORDER BY seq",
+                (code, seq)).fetchall()
+        out = []
+        for s, text in rows:
+            verb, seat, arg = json.loads(text)
+            out.append((int(s), (str(verb), int(seat), str(arg))))
+        return out
+
+    def append_step(self, code: str, seq: int, entry: Entry, node: str) -> bool:
+        """Step ``seq`` of ``code``; False when another process wrote that step first."""
+        try:
+            with self.store._tx() as db:
+                db.execute(
+                    "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)",
+                    (code, seq, json.dumps(list(entry)), node, _now()))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def changes_after(self, log_id: int, feed_id: int
+                      ) -> tuple[int, set[str], int, list[tuple[str, str]]]:
+        """What moved since the ids seen last: (last log id, tables with new steps, last feed
+        id, [(table, what changed)])."""
+        with self.store._lock:
+            db = self.store._db
+            steps = db.execute("SELECT id, code FROM table_log WHERE id > ? ORDER BY id",
+                               (log_id,)).fetchall()
+            feed = db.execute("SELECT id, code, what FROM club_feed WHERE id > ? ORDER BY id",
+                              (feed_id,)).fetchall()
+        if steps:
+            log_id = int(steps[-1][0])
+        if feed:
+            feed_id = int(feed[-1][0])
+        return log_id, {str(c) for _, c in steps}, feed_id, [(str(c), str(w)) for _, c, w in feed]
+
+    def last_ids(self) -> tuple[int, int]:
+        with self.store._lock:
+            db = self.store._db
+            a = db.execute("SELECT COALESCE(MAX(id), 0) FROM table_log").fetchone()[0]
+            b = db.execute("SELECT COALESCE(MAX(id), 0) FROM club_feed").fetchone()[0]
+        return int(a), int(b)
+
+    def announce(self, code: str, what: str) -> None:
+        """Tell every process that ``code`` changed (``what``: seats, status, presence)."""
+        with self.store._tx() as db:
+            db.execute("INSERT INTO club_feed (code, what) VALUES (?, ?)", (code, what))
+
+    # ------------------------------------------------------------------ tables
+
+    def genesis(self, code: str, proposed: str) -> str:
+        """The table's genesis: ``proposed`` unless another process set one first."""
+        with self.store._tx() as db:
+            db.execute("UPDATE tables SET genesis = ? WHERE code = ? AND genesis IS NULL",
+                       (proposed, code))
+            row = db.execute("SELECT genesis FROM tables WHERE code = ?", (code,)).fetchone()
+        return str(row[0]) if row and row[0] else proposed
+
+    def claim_seat(self, code: str, seat: int, player_id: str, name: str) -> bool:
+        """Take a free seat; False if someone (in any process) took it first."""
+        col = "ab"[seat]
+        with self.store._tx() as db:
+            cur = db.execute(
+                f"UPDATE tables SET seat_{col} = ?, name_{col} = ?, updated = ? "
+                f"WHERE code = ? AND seat_{col} IS NULL", (player_id, name, _now(), code))
+        return cur.rowcount == 1
+
+    # ------------------------------------------------------------------ presence
+
+    def set_presence(self, code: str, seat: int, node: str, sessions: int) -> None:
+        with self.store._tx() as db:
+            if sessions > 0:
+                db.execute(
+                    "INSERT INTO presence (code, seat, node, sessions) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(code, seat, node) DO UPDATE SET sessions = excluded.sessions",
+                    (code, seat, node, sessions))
+            else:
+                db.execute("DELETE FROM presence WHERE code = ? AND seat = ? AND node = ?",
+                           (code, seat, node))
+
+    def presence_of(self, code: str, live_since: float) -> dict[int, int]:
+        """Sessions per seat (``WATCHERS`` for watchers) over the processes still alive."""
+        with self.store._lock:
+            rows = self.store._db.execute(
+                "SELECT p.seat, SUM(p.sessions) FROM presence p JOIN nodes n ON n.node = p.node "
+                "WHERE p.code = ? AND n.beat >= ? GROUP BY p.seat", (code, live_since)).fetchall()
+        return {int(s): int(n) for s, n in rows}
+
+    def drop(self, code: str, seat: int, at: float) -> float:
+        """Nobody is at the seat since ``at`` (kept if it was already empty): returns since
+        when."""
+        with self.store._tx() as db:
+            db.execute("INSERT INTO seat_drops (code, seat, at) VALUES (?, ?, ?) "
+                       "ON CONFLICT(code, seat) DO NOTHING", (code, seat, at))
+            row = db.execute("SELECT at FROM seat_drops WHERE code = ? AND seat = ?",
+                             (code, seat)).fetchone()
+        return float(row[0])
+
+    def back(self, code: str, seat: int) -> None:
+        with self.store._tx() as db:
+            db.execute("DELETE FROM seat_drops WHERE code = ? AND seat = ?", (code, seat))
+
+    def drops_of(self, code: str) -> dict[int, float]:
+        with self.store._lock:
+            rows = self.store._db.execute(
+                "SELECT seat, at FROM seat_drops WHERE code = ?", (code,)).fetchall()
+        return {int(s): float(a) for s, a in rows}
+
+    # ------------------------------------------------------------------ leases and nodes
+
+    def take_lease(self, code: str, node: str, now: float, ttl: float) -> bool:
+        """Hold (or go on holding) the table's lease unless a live holder has it."""
+        with self.store._tx() as db:
+            db.execute(
+                "INSERT INTO leases (code, node, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT(code) DO UPDATE SET node = excluded.node, expires = excluded.expires "
+                "WHERE leases.node = excluded.node OR leases.expires < ?",
+                (code, node, now + ttl, now))
+            row = db.execute("SELECT node FROM leases WHERE code = ?", (code,)).fetchone()
+        return bool(row and row[0] == node)
+
+    def renew_leases(self, node: str, now: float, ttl: float) -> None:
+        with self.store._tx() as db:
+            db.execute("UPDATE leases SET expires = ? WHERE node = ?", (now + ttl, node))
+            db.execute("INSERT INTO nodes (node, beat) VALUES (?, ?) "
+                       "ON CONFLICT(node) DO UPDATE SET beat = excluded.beat", (node, now))
+
+    def release(self, node: str) -> None:
+        """A process stopping: its leases go at once and its sessions are gone."""
+        with self.store._tx() as db:
+            db.execute("DELETE FROM leases WHERE node = ?", (node,))
+            db.execute("DELETE FROM presence WHERE node = ?", (node,))
+            db.execute("DELETE FROM nodes WHERE node = ?", (node,))

@@ -1,0 +1,133 @@
+"""``ecarte serve --workers N``: N worker processes on one port, and a supervisor over them.
+
+Each worker is an ordinary ``ecarte serve --shared`` accepting on the same port
+(SO_REUSEPORT: the kernel spreads new connections among them); they share the club through
+the store (net/club_sync). The supervisor prepares what must exist once (the host key, the
+schema), starts the workers, restarts one that dies (its players reconnect to a live one,
+same key, same seat), and stops them all on SIGINT/SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+import time
+from pathlib import Path
+
+RESTART_DELAY = 0.5  # seconds before a dead worker is started again (doubling, up to 30)
+
+
+def worker_argv(argv: list[str]) -> list[str]:
+    """The supervisor's own arguments for a worker: without ``--workers``, with ``--shared``
+    and ``--reuse-port``."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a == "--workers":
+            skip = True
+            continue
+        if a.startswith("--workers="):
+            continue
+        out.append(a)
+    return [*out, "--shared", "--reuse-port"]
+
+
+class Worker:
+    def __init__(self, number: int, argv: list[str]) -> None:
+        self.number, self.argv = number, argv
+        self.proc: asyncio.subprocess.Process | None = None
+        self.banner: asyncio.Future[list[str]] | None = None
+        self.restarts = 0
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "ecarte_tui", *self.argv,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        self.banner = asyncio.get_running_loop().create_future()
+        asyncio.create_task(self._relay(self.proc, self.banner))
+
+    async def _relay(self, proc: asyncio.subprocess.Process,
+                     banner: asyncio.Future[list[str]]) -> None:
+        """The worker's output, prefixed; its banner (up to the ``data:`` line) kept."""
+        assert proc.stdout is not None
+        lines: list[str] = []
+        while line := (await proc.stdout.readline()).decode(errors="replace"):
+            if not banner.done():
+                lines.append(line)
+                if line.startswith("data:"):
+                    banner.set_result(lines)
+                continue
+            print(f"[worker {self.number}] {line}", end="", flush=True)
+        if not banner.done():
+            banner.set_result(lines)
+
+
+async def supervise(n: int, data_dir: Path, argv: list[str]) -> int:
+    from net.host_key import load_or_create_host_key
+    from net.store import Store
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    load_or_create_host_key(data_dir)  # once, before the workers would race to create it
+    Store(data_dir / "club.db").close()  # the schema, upgraded once
+    workers = [Worker(i + 1, worker_argv(argv)) for i in range(n)]
+    for w in workers:
+        await w.start()
+    banners = [await w.banner for w in workers if w.banner is not None]
+    if any(not b or not b[-1].startswith("data:") for b in banners):
+        print("ecarte serve: a worker did not start:\n" + "".join(sum(banners, [])),
+              file=sys.stderr)
+        for w in workers:
+            if w.proc is not None and w.proc.returncode is None:
+                w.proc.terminate()
+        return 1
+    first = banners[0]
+    head = [line for line in first if not line.startswith("restored")]
+    print("".join(head[:1]).rstrip() + f" ({n} workers, pids "
+          f"{', '.join(str(w.proc.pid) for w in workers if w.proc)})", flush=True)
+    print("".join(head[1:]), end="", flush=True)
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    watchers = {asyncio.create_task(_keep_alive(w, stop)) for w in workers}
+    await stop.wait()
+    print("shutting down…", flush=True)
+    for w in workers:
+        if w.proc is not None and w.proc.returncode is None:
+            w.proc.terminate()
+    for w in workers:
+        if w.proc is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(10):
+                    await w.proc.wait()
+            if w.proc.returncode is None:
+                w.proc.kill()
+    for t in watchers:
+        t.cancel()
+    return 0
+
+
+async def _keep_alive(w: Worker, stop: asyncio.Event) -> None:
+    """Start the worker again whenever it dies (unless the club is stopping)."""
+    delay = RESTART_DELAY
+    while not stop.is_set():
+        assert w.proc is not None
+        started = time.monotonic()
+        code = await w.proc.wait()
+        if stop.is_set():
+            return
+        print(f"worker {w.number} (pid {w.proc.pid}) exited with {code}: starting it again",
+              file=sys.stderr, flush=True)
+        if time.monotonic() - started > 60:
+            delay = RESTART_DELAY  # it had been running well: no back-off
+        await asyncio.sleep(delay)
+        delay = min(30.0, delay * 2)
+        await w.start()
+        w.restarts += 1

@@ -1,0 +1,168 @@
+"""Two processes of one club (two ``Club``s on one SQLite file, each its own connection):
+tables are logs in the store, each node shows the other's steps, and a race writes once."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ecarte_tui.engine import KING, IllegalAction, Rules
+from ecarte_tui.engine.deal import shuffled_deck
+from ecarte_tui.engine.keyed_random import KeyedRandom, new_key
+from ecarte_tui.table import Table
+from net.club import Club, TableOptions
+from net.club_sync.node import ClubNode
+from net.club_sync.sync_store import SyncStore
+from net.store import Player, Store
+
+ANNA = Player("SHA256:anna", "anna")
+BRUNO = Player("SHA256:bruno", "bruno")
+
+
+def make_node(path: Path, name: str, seed: int | None = 3) -> Club:
+    store = Store(path)
+    club = Club(store, archive_dir=path.parent / "archive",
+                rng=random.Random(seed) if seed is not None else None, bot_delay=0)
+    club.node = ClubNode(club, SyncStore(store), name=name)
+    return club
+
+
+def step(tables: dict[int, Table], rng: random.Random) -> tuple[str, int, str] | None:
+    """One move of whoever the table waits for, made on that seat's own node."""
+    t = tables[0]
+    status = t.status
+    if status == "over":
+        return None
+    if status == "choose":
+        seat = t.draw.chooser  # type: ignore[union-attr]
+        tables[seat].choose_dealer(seat, rng.randrange(2))
+        return ("choose", seat, "")
+    if status == "between":
+        seat = 0 if not t.has_asked_next_hand(0) else 1
+        tables[seat].ready(seat)
+        return ("ready", seat, "")
+    seat = t.waiting_for
+    assert seat is not None
+    legal = sorted(t.match.legal_actions(seat), key=str)
+    if t._king_gate == seat and (KING not in legal or rng.random() < 0.5):
+        tables[seat].pass_king(seat)
+        return ("pass_king", seat, "")
+    action = rng.choice(legal)
+    tables[seat].submit(seat, action)
+    return ("submit", seat, str(action))
+
+
+def test_keyed_deals_repeat_with_the_key_and_differ_without_it():
+    key = new_key()
+    assert shuffled_deck(KeyedRandom(key)) == shuffled_deck(KeyedRandom(key))
+    assert shuffled_deck(KeyedRandom(key)) != shuffled_deck(KeyedRandom(new_key()))
+    r = KeyedRandom(key)
+    assert all(0 <= r.random() < 1 for _ in range(100))
+
+
+def test_a_match_between_two_nodes_is_one_match(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one", seed=11), make_node(db, "two", seed=12)
+    lt1, _ = one.create(ANNA, TableOptions("classic", (("target", "3"),)))
+    two.node.read_feed()  # type: ignore[union-attr]
+    assert lt1.code in two.tables, "a table created on one node is listed on the other"
+    lt2, seat = two.sit(lt1.code, BRUNO)
+    assert seat == 1
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert lt1.table is not None and lt2.table is not None, "both nodes show the game"
+    assert lt1.table is not lt2.table
+
+    seen: list[object] = []
+    lt1.table.watch(0, lambda u: seen.append(u.status))
+    rng = random.Random(5)
+    steps = []
+    while (s := step({0: lt1.table, 1: lt2.table}, rng)) is not None:
+        steps.append(s)
+        one.node.read_feed()  # type: ignore[union-attr]
+        two.node.read_feed()  # type: ignore[union-attr]
+        assert lt1.table.record_text() == lt2.table.record_text()
+    assert lt1.finished and lt2.finished
+    assert len(seen) > len(steps) // 2, "anna's screen on node one saw bruno's moves"
+    stored = one.store.table(lt1.code)
+    assert stored is not None and stored.status == "finished"
+    assert stored.ecn == lt1.table.record_text()
+    log = SyncStore(one.store).log_after(lt1.code, 0)
+    assert [seq for seq, _ in log] == list(range(1, len(log) + 1)), "one step per number"
+
+    # the same beginning and the same steps in one process give the same record
+    alone = lt1.table.journal.replay()  # type: ignore[union-attr]
+    assert alone.record_text() == lt1.table.record_text()
+
+
+def test_two_writers_of_one_step_exactly_one_is_accepted(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one"), make_node(db, "two")
+    lt1, _ = one.create(ANNA, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2, _ = two.sit(lt1.code, BRUNO)
+    one.node.read_feed()  # type: ignore[union-attr]
+    t1, t2 = lt1.table, lt2.table
+    assert t1 is not None and t2 is not None
+    while t1.status != "play" or t1.waiting_for is None:
+        step({0: t1, 1: t1}, random.Random(1))
+        two.node.read_feed()  # type: ignore[union-attr]
+    seat = t1.waiting_for
+    legal = sorted(t1.match.legal_actions(seat), key=str)
+    assert len(legal) >= 2
+    before = len(SyncStore(one.store).log_after(lt1.code, 0))
+
+    # the same player acts on both nodes at once: node two reads the log before node one
+    # writes, so it writes the same step number and loses
+    journal2 = t2.journal
+    assert journal2 is not None
+    real_catch_up = journal2.catch_up
+    journal2.catch_up = lambda table: None  # type: ignore[method-assign]
+    t1.submit(seat, legal[0])
+    with pytest.raises(IllegalAction):
+        t2.submit(seat, legal[1])  # checked again against the log: no longer his turn
+    journal2.catch_up = real_catch_up  # type: ignore[method-assign]
+
+    log = SyncStore(one.store).log_after(lt1.code, 0)
+    assert len(log) == before + 1, "exactly one of the two was written"
+    assert log[-1][1] == ("submit", seat, str(legal[0]))
+    assert t2.record_text() == t1.record_text(), "the loser shows the winner's step"
+
+
+def test_a_seat_taken_on_another_node_is_refused(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one"), make_node(db, "two")
+    lt1, _ = one.create(ANNA, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    carl = Player("SHA256:carl", "carl")
+    one.sit(lt1.code, BRUNO)  # node two has not heard yet
+    with pytest.raises(Exception, match="full"):
+        two.sit(lt1.code, carl)
+    assert two.tables[lt1.code].seats[1].player_id == BRUNO.id
+
+
+def test_presence_is_the_whole_clubs(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one"), make_node(db, "two")
+    lt1, _ = one.create(ANNA, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2, _ = two.sit(lt1.code, BRUNO)
+    one.connected(lt1, 0)
+    two.connected(lt2, 1)
+    two.node.read_feed()  # type: ignore[union-attr]
+    assert lt2.seats[0].sessions == 1 and two.reconnect_left(lt2, 0) is None
+    one.disconnected(lt1, 0)
+    two.node.read_feed()  # type: ignore[union-attr]
+    left = two.reconnect_left(lt2, 0)
+    assert left is not None and left > 0, "node two counts anna's reconnection time"
+
+
+def test_a_table_replays_the_same_rules(tmp_path):
+    rules = Rules.named("classic")
+    db = tmp_path / "club.db"
+    one = make_node(db, "one", seed=None)
+    lt, _ = one.create(ANNA, TableOptions())
+    one.sit(lt.code, BRUNO)
+    assert lt.table is not None and "Seed" not in lt.table.tags, "keyed deals write no seed"
+    assert lt.table.rules == rules

@@ -1,0 +1,165 @@
+"""One club served by several real ``ecarte serve`` processes sharing one SQLite store:
+players and a watcher on different nodes play a whole match; a node killed with -9 loses
+nothing, its player comes back on another node and finishes; ``--workers 2`` restarts a
+worker that dies."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from server_harness import Seat, new_key, open_table
+from server_process import ServerProcess, free_port
+
+from ecarte_tui.engine import read_ecn
+from net.club_sync.sync_store import SyncStore
+from net.store import Store
+
+NODE = ("--shared", "--bot-delay", "0.05")
+
+
+def top_line(screen: str) -> str:
+    return screen.split("\n", 1)[0]
+
+
+def replayed_record(data, code: str) -> tuple[str, str, int]:
+    """(the stored record, the record of the log replayed in this one process, steps)."""
+    from net.club import TableOptions
+    from net.club_sync.genesis import TableGenesis
+    from net.club_sync.journal import StoreJournal
+
+    store = Store(data / "club.db")
+    try:
+        st = store.table(code)
+        assert st is not None and st.genesis
+        sync = SyncStore(store)
+        journal = StoreJournal(sync, "test", code, TableGenesis.from_json(st.genesis),
+                               TableOptions.from_json(st.options).rules())
+        steps = len(sync.log_after(code, 0))
+        return st.ecn, journal.replay().record_text(), steps
+    finally:
+        store.close()
+
+
+async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path):
+    data = tmp_path / "data"
+    nodes = [ServerProcess(data, free_port(), *NODE) for _ in range(3)]
+    for n in nodes:
+        await n.start()
+    try:
+        anna = await Seat.connect(nodes[0].port, "anna", seed=1, key=new_key())
+        await anna.wait_for("first visit")
+        anna.press(b"\r")
+        code = await open_table(anna)
+        ben = await Seat.connect(nodes[1].port, "ben", seed=2, key=new_key(),
+                                 command=f"join {code}")
+        await ben.wait_for("first visit")
+        ben.press(b"\r")
+        await anna.wait_for("Draw for the deal")  # ben sat down on another node
+        cleo = await Seat.connect(nodes[2].port, "cleo", key=new_key(),
+                                  command=f"watch {code}")
+        await cleo.wait_for("first visit")
+        cleo.press(b"\r")
+        await cleo.wait_for("Watching table")
+
+        end_a, end_b = await asyncio.gather(anna.play(), ben.play())
+        assert "the match" in end_a and "the match" in end_b
+        assert ("You win the match!" in end_a) != ("You win the match!" in end_b)
+        await cleo.wait_for("The match is over")
+
+        stored, replayed, steps = replayed_record(data, code)
+        assert read_ecn(stored).match.is_over
+        assert stored == replayed, "the club's record is the replay of its log"
+        assert steps > 10
+        archived = (data / "archive" / f"{code}.ecn").read_text()
+        assert archived == stored, "archived once, by the node that ended it"
+        for c in (anna, ben, cleo):
+            await c.close()
+    finally:
+        for n in nodes:
+            await n.stop()
+
+
+async def test_kill_9_of_a_node_mid_hand_its_player_finishes_on_another(tmp_path):
+    data = tmp_path / "data"
+    one, two = (ServerProcess(data, free_port(), *NODE) for _ in range(2))
+    await one.start()
+    await two.start()
+    keys = {"anna": new_key(), "ben": new_key()}
+    try:
+        anna = await Seat.connect(one.port, "anna", seed=1, key=keys["anna"])
+        await anna.wait_for("first visit")
+        anna.press(b"\r")
+        code = await open_table(anna)
+        ben = await Seat.connect(two.port, "ben", seed=2, key=keys["ben"],
+                                 command=f"join {code}")
+        await ben.wait_for("first visit")
+        ben.press(b"\r")
+
+        def mid_hand(screen: str) -> bool:
+            return "trick 2/5" in top_line(screen)
+
+        await asyncio.gather(anna.play(until=mid_hand), ben.play(until=mid_hand))
+        await asyncio.gather(anna.quiet(), ben.quiet())
+        _, _, steps_before = replayed_record(data, code)
+
+        two.kill()  # ben's node
+        assert await two.wait() == -9
+        await ben.close()
+        # node one hears that ben's node is gone
+        await anna.wait_for("Waiting for ben to reconnect")
+
+        ben = await Seat.connect(one.port, "ben", seed=4, key=keys["ben"])
+        await ben.wait_for("Welcome back")
+        await ben.wait_for("trick 2/5")
+        _, _, steps_after = replayed_record(data, code)
+        assert steps_after == steps_before, "nothing lost, nothing added"
+
+        end_a, end_b = await asyncio.gather(anna.play(), ben.play())
+        assert ("You win the match!" in end_a) != ("You win the match!" in end_b)
+        stored, replayed, _ = replayed_record(data, code)
+        assert stored == replayed and read_ecn(stored).match.is_over
+        for c in (anna, ben):
+            await c.close()
+    finally:
+        await one.stop()
+        await two.stop()
+
+
+async def test_two_workers_on_one_port_and_a_worker_that_dies_comes_back(tmp_path):
+    data = tmp_path / "data"
+    server = ServerProcess(data, free_port(), "--workers", "2", "--bot-delay", "0.05")
+    banner = await server.start()
+    m = re.search(r"\(2 workers, pids (\d+), (\d+)\)", banner)
+    assert m, banner
+    pids = [int(m.group(1)), int(m.group(2))]
+    try:
+        anna = await Seat.connect(server.port, "anna", seed=1, key=new_key())
+        await anna.wait_for("first visit")
+        anna.press(b"\r")
+        code = await open_table(anna)
+        ben = await Seat.connect(server.port, "ben", seed=2, key=new_key(),
+                                 command=f"join {code}")
+        await ben.wait_for("first visit")
+        ben.press(b"\r")
+        end_a, end_b = await asyncio.gather(anna.play(), ben.play())
+        assert ("You win the match!" in end_a) != ("You win the match!" in end_b)
+        for c in (anna, ben):
+            await c.close()
+
+        import os
+        import signal
+
+        os.kill(pids[0], signal.SIGKILL)
+        assert server.proc is not None and server.proc.stdout is not None
+        async with asyncio.timeout(20):
+            line = ""
+            while "starting it again" not in line:
+                line = (await server.proc.stdout.readline()).decode()
+        # the club still answers on its port (the live worker, then the new one too)
+        for name in ("cleo", "dora", "emil"):
+            s = await Seat.connect(server.port, name, key=new_key())
+            await s.wait_for("first visit")
+            await s.close()
+    finally:
+        await server.stop()
