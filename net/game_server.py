@@ -48,6 +48,10 @@ class ServerConfig:
     shared: bool = False  # other processes serve the same club from the same store
     reuse_port: bool = False  # workers of one club accept on one port
     node_name: str | None = None  # this process in the store (default: host:pid)
+    store: str | None = None  # a postgresql:// URL; None: SQLite in the data directory
+
+    def store_target(self) -> Path | str:
+        return self.store or self.data_dir / "club.db"
 
     def reach_host(self) -> str:
         if self.public_host:
@@ -62,7 +66,7 @@ class GameServer:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.store = Store(config.data_dir / "club.db")
+        self.store = Store(config.store_target())
         self.club = Club(
             self.store,
             archive_dir=config.data_dir / "archive",
@@ -71,7 +75,7 @@ class GameServer:
             # no seed: shuffles from the operating system's generator (chips are staked here)
             rng=random.Random(config.seed) if config.seed is not None else None,
         )
-        self.house = House(config.data_dir / "club.db", galleries=GalleryStore(self.store))
+        self.house = House(config.store_target(), galleries=GalleryStore(self.store))
         self.club.house = self.house
         if config.shared:
             from net.club_sync.node import ClubNode

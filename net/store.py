@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .postgres import STORE_SCHEMA, PgConnection, connect, is_url
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
     id TEXT PRIMARY KEY,              -- 'SHA256:...' key fingerprint
@@ -110,14 +112,15 @@ UPGRADES: dict[int, str] = {
 # Finished matches: a table without rounds is one match; a rounds table's matches are its
 # rounds (with the table's options). Parameters: the player twice for each part.
 _FINISHED_ANY = """
-SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, updated, rowid AS k
+SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, updated,
+       rowid AS k
 FROM tables WHERE status = 'finished' AND code NOT IN (SELECT code FROM rounds)
 UNION ALL
 SELECT r.record_id, t.options, r.seat_a, r.seat_b, NULL, NULL, r.ecn, r.status, r.winner,
        r.updated, r.rowid
 FROM rounds r JOIN tables t ON t.code = r.code WHERE r.status = 'finished'
 """
-_FINISHED = f"SELECT * FROM ({_FINISHED_ANY}) WHERE seat_a = ? OR seat_b = ?"
+_FINISHED = f"SELECT * FROM ({_FINISHED_ANY}) AS f WHERE seat_a = ? OR seat_b = ?"
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,15}$")
 
@@ -151,19 +154,30 @@ class StoredTable:
 class Store:
     """One SQLite file; safe to call from the event loop (statements are short)."""
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def __init__(self, path: Path | str) -> None:
+        """``path``: the SQLite file, or a ``postgresql://`` URL (net/postgres.py)."""
         self.path = path
         self._lock = threading.RLock()
+        if is_url(path):
+            self._db: sqlite3.Connection | PgConnection = connect(path)
+            self._db.executescript(STORE_SCHEMA)  # at SCHEMA_VERSION from the start
+            self._db.execute("INSERT INTO store_meta (key, value) VALUES ('schema', ?) "
+                             "ON CONFLICT (key) DO NOTHING", (str(SCHEMA_VERSION),))
+            return
+        assert isinstance(path, Path)
+        path.parent.mkdir(parents=True, exist_ok=True)
         # several processes of one club share the file: a writer waits for another's short
         # transaction rather than failing (the timeout is SQLite's busy timeout)
-        self._db = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self._db = connect(path, timeout=10.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a killed process (only a power cut can lose the tail).
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(SCHEMA)
         self._upgrade()
+
+    @property
+    def is_postgres(self) -> bool:
+        return isinstance(self._db, PgConnection)
 
     def _upgrade(self) -> None:
         """Bring an older file up to ``SCHEMA_VERSION`` (each step in one transaction)."""
@@ -180,7 +194,7 @@ class Store:
         self._db.close()
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self) -> Iterator[sqlite3.Connection | PgConnection]:
         with self._lock:
             if self._db.in_transaction:  # inside another of this connection's transactions
                 yield self._db
@@ -204,7 +218,8 @@ class Store:
 
     def name_taken(self, name: str) -> bool:
         with self._lock:
-            row = self._db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone()
+            row = self._db.execute(
+                "SELECT 1 FROM players WHERE lower(name) = lower(?)", (name,)).fetchone()
         return row is not None
 
     def register(self, player_id: str, name: str) -> Player:
@@ -212,7 +227,7 @@ class Store:
         check_name(name)
         with self._tx() as db:
             row = db.execute(
-                "SELECT id FROM players WHERE name = ? AND id != ?", (name, player_id)
+                "SELECT id FROM players WHERE lower(name) = lower(?) AND id != ?", (name, player_id)
             ).fetchone()
             if row:
                 raise StoreError(f"the name {name!r} is taken: choose another")
@@ -293,7 +308,7 @@ class Store:
         or French-rule table (its own match, ``code`` being the round's record id)."""
         with self._lock:
             rows = self._db.execute(
-                f"SELECT * FROM ({_FINISHED}) ORDER BY updated DESC, k DESC LIMIT ?",
+                f"SELECT * FROM ({_FINISHED}) AS g ORDER BY updated DESC, k DESC LIMIT ?",
                 (player_id, player_id, limit),
             ).fetchall()
         return [_stored(r[:9]) for r in rows]
@@ -302,14 +317,15 @@ class Store:
         """One finished match by its record id (a table code, or a round's ``CODE.N``)."""
         with self._lock:
             row = self._db.execute(
-                f"SELECT * FROM ({_FINISHED_ANY}) WHERE code = ?", (record_id,)).fetchone()
+                f"SELECT * FROM ({_FINISHED_ANY}) AS f WHERE code = ?", (record_id,)).fetchone()
         return _stored(row[:9]) if row else None
 
     def record_for(self, player_id: str) -> tuple[int, int]:
         """(matches finished, matches won) by a player: their record in the lobby."""
         with self._lock:
             row = self._db.execute(
-                f"SELECT COUNT(*), COALESCE(SUM(winner = ?), 0) FROM ({_FINISHED})",
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN winner = ? THEN 1 ELSE 0 END), 0) "
+                f"FROM ({_FINISHED}) AS g",
                 (player_id, player_id, player_id),
             ).fetchone()
         return int(row[0]), int(row[1])
@@ -373,7 +389,8 @@ class RoundStore:
             self._put_state(db, code, state)
 
     @staticmethod
-    def _put_state(db: sqlite3.Connection, code: str, state: dict[str, object]) -> None:
+    def _put_state(db: sqlite3.Connection | PgConnection, code: str,
+                   state: dict[str, object]) -> None:
         db.execute(
             "INSERT INTO table_state (code, state) VALUES (?, ?) "
             "ON CONFLICT(code) DO UPDATE SET state = excluded.state",

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -19,3 +24,44 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     kwargs = {name: pyfuncitem.funcargs[name] for name in names}
     asyncio.run(asyncio.wait_for(pyfuncitem.obj(**kwargs), ASYNC_TEST_TIMEOUT))
     return True
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[str]:
+    """The URL of a PostgreSQL cluster: ``.ci/run``'s (``ECARTE_TEST_POSTGRES``), else one
+    started for this test session. Without PostgreSQL installed the tests that need it are
+    skipped, except where ``ECARTE_REQUIRE_SERVICES=1`` (CI) makes that a failure."""
+    url = os.environ.get("ECARTE_TEST_POSTGRES")
+    if url:
+        yield url
+        return
+    import pg_cluster
+
+    if pg_cluster.pg_bin("initdb") is None:
+        if os.environ.get("ECARTE_REQUIRE_SERVICES") == "1":
+            pytest.fail("PostgreSQL is required here (apt-get install postgresql)")
+        pytest.skip("PostgreSQL is not installed")
+    base = Path(tempfile.mkdtemp(prefix="ecarte-pg-"))
+    url = pg_cluster.start(base, pg_cluster.free_port())
+    try:
+        yield url
+    finally:
+        pg_cluster.stop(base)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: str) -> str:
+    """A database of its own for one test."""
+    import pg_cluster
+
+    return pg_cluster.fresh_database(postgres_cluster)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def club_db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a store or ledger lives: an SQLite file, or a database on a real PostgreSQL
+    (net/postgres.py); tests using it run on both."""
+    if request.param == "sqlite":
+        return tmp_path / "club.db"
+    return str(request.getfixturevalue("postgres_url"))

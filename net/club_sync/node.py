@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.02
+POLL_SECONDS = 0.02  # SQLite: how often the store is read for other nodes' changes
+LISTEN_POLL_SECONDS = 1.0  # PostgreSQL: NOTIFY wakes the node; polling only as a safety net
 BEAT_SECONDS = 1.0
 LEASE_SECONDS = 4.0  # a node silent this long is taken for dead: its leases move
 
@@ -51,8 +52,12 @@ class ClubNode:
     # ------------------------------------------------------------------ running
 
     def start(self) -> None:
+        self._wake = asyncio.Event()
         self._tasks = [asyncio.create_task(self._poll(), name="club-node-feed"),
                        asyncio.create_task(self._beat(), name="club-node-beat")]
+        url = self.sync.listen_url
+        if url is not None:
+            self._tasks.append(asyncio.create_task(self._listen(url), name="club-node-listen"))
 
     async def stop(self) -> None:
         for t in self._tasks:
@@ -64,12 +69,39 @@ class ClubNode:
         self.sync.release(self.name)
 
     async def _poll(self) -> None:
+        listening = self.sync.listen_url is not None
         while True:
-            await asyncio.sleep(POLL_SECONDS)
+            if listening:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(LISTEN_POLL_SECONDS):
+                        await self._wake.wait()
+                self._wake.clear()
+            else:
+                await asyncio.sleep(POLL_SECONDS)
             try:
                 self.read_feed()
             except Exception:  # a bad row must not stop the node from following the club
                 log.exception("reading the club's feed failed")
+
+    async def _listen(self, url: str) -> None:
+        """PostgreSQL's NOTIFY: another node wrote a step or changed a table."""
+        import psycopg
+
+        from net.postgres import NOTIFY_CHANNEL
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._wake.set()  # whatever happened while not listening
+                    async for _note in conn.notifies():
+                        self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database restarting: listen again in a moment
+                log.exception("listening to the club's store failed")
+                await asyncio.sleep(1.0)
 
     async def _beat(self) -> None:
         while True:

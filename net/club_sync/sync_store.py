@@ -11,6 +11,7 @@ import sqlite3
 from datetime import UTC, datetime
 
 from ecarte_tui.table import Entry
+from net.postgres import PgConnection
 from net.store import Store
 
 WATCHERS = -1  # the presence row of a table's watchers
@@ -46,6 +47,7 @@ class SyncStore:
                 db.execute(
                     "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)",
                     (code, seq, json.dumps(list(entry)), node, _now()))
+                self._notify(db, code)
         except sqlite3.IntegrityError:
             return False
         return True
@@ -77,6 +79,19 @@ class SyncStore:
         """Tell every process that ``code`` changed (``what``: seats, status, presence)."""
         with self.store._tx() as db:
             db.execute("INSERT INTO club_feed (code, what) VALUES (?, ?)", (code, what))
+            self._notify(db, code)
+
+    @staticmethod
+    def _notify(db: object, code: str) -> None:
+        """On PostgreSQL, wake the other nodes at commit (LISTEN/NOTIFY); SQLite's nodes
+        poll."""
+        if isinstance(db, PgConnection):
+            db.notify(code)
+
+    @property
+    def listen_url(self) -> str | None:
+        """Where to LISTEN for other nodes' changes (None: poll)."""
+        return str(self.store.path) if self.store.is_postgres else None
 
     # ------------------------------------------------------------------ tables
 

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+from ..postgres import LEDGER_SCHEMA, connect, is_url
 
 SCHEMA_VERSION = 1
 
@@ -113,15 +116,21 @@ class ClubDB:
     """
 
     def __init__(self, path: Path | str, timeout: float = 5.0) -> None:
+        """``path``: the SQLite file (or ``":memory:"``), or the club's ``postgresql://`` URL
+        (net/postgres.py: the same SQL, writers ordered by one advisory lock)."""
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.RLock()
         # isolation_level=None: we issue BEGIN IMMEDIATE ourselves, so the write lock is taken
         # before the balances are read and two writers can never both pass a purse check.
-        self.conn = sqlite3.connect(
-            str(path), isolation_level=None, check_same_thread=False, timeout=timeout
-        )
+        self.conn: Any = connect(path, timeout=timeout)
+        if is_url(path):
+            self.conn.executescript(LEDGER_SCHEMA)
+            with self.tx() as db:
+                db.execute("INSERT OR IGNORE INTO club_meta (key, value) VALUES ('schema', ?)",
+                           (str(SCHEMA_VERSION),))
+            return
         self.conn.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a killed process (only a power cut can lose the tail),
         # as in net/store.py.

@@ -368,13 +368,15 @@ class Ledger:
                     f"a wager of {amount} chips would overdraw your purse: you have {have}",
                     player=bettor,
                 )
-            cur = db.execute(
+            db.execute(
                 "INSERT INTO club_wagers (game_id, bettor, on_player, amount, placed)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (game, bettor, on_player, amount, now()),
             )
             self._move(db, bettor, -amount, "wager", game)
-            wid = cur.lastrowid
+            # (game, bettor) is unique: the new row's id, on either backend
+            wid = db.execute("SELECT id FROM club_wagers WHERE game_id = ? AND bettor = ?",
+                             (game, bettor)).fetchone()[0]
         assert wid is not None
         return Wager(wid, game, bettor, on_player, amount, None)
 

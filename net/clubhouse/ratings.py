@@ -216,12 +216,12 @@ class RatingBook:
                     db.execute(
                         "INSERT INTO club_ratings (player, rating, rated_matches, updated) "
                         "VALUES (?, ?, 1, ?) ON CONFLICT(player) DO UPDATE SET "
-                        "rating = excluded.rating, rated_matches = rated_matches + 1, "
+                        "rating = excluded.rating, rated_matches = club_ratings.rated_matches + 1, "
                         "updated = excluded.updated",
                         (p, r, now()),
                     )
             for p, s in zip(players, stats, strict=True):
-                sets = ", ".join(f"{c} = {c} + excluded.{c}" for c in _STAT_COLUMNS)
+                sets = ", ".join(f"{c} = club_records.{c} + excluded.{c}" for c in _STAT_COLUMNS)
                 db.execute(
                     f"INSERT INTO club_records (player, {', '.join(_STAT_COLUMNS)}) "
                     f"VALUES (?, {', '.join('?' for _ in _STAT_COLUMNS)}) "

@@ -53,6 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shared", action="store_true",
                    help="this process is one node of a club shared with other processes "
                         "or machines through the same store (set for each worker)")
+    p.add_argument("--store", metavar="URL",
+                   help="keep the whole club in PostgreSQL (postgresql://...; implies --shared: "
+                        "every node with the same URL is the same club). Default: SQLite in "
+                        "the data directory")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", help="logging level (WARNING)")
 
@@ -78,7 +82,8 @@ def config_from(args: argparse.Namespace) -> object:
         lobby_idle_timeout=args.lobby_idle_timeout or None,
         bot_delay=args.bot_delay,
         limits=limits,
-        shared=args.shared or args.workers > 1,
+        shared=args.shared or args.workers > 1 or bool(args.store),
+        store=args.store,
         reuse_port=args.reuse_port,
     )
 
@@ -165,5 +170,5 @@ def run(args: argparse.Namespace) -> int:
         from net.commands.workers import supervise
 
         data_dir = (args.data_dir or default_data_dir()).expanduser()
-        return asyncio.run(supervise(args.workers, data_dir, sys.argv[1:]))
+        return asyncio.run(supervise(args.workers, data_dir, sys.argv[1:], args.store))
     return asyncio.run(serve(args))

@@ -67,13 +67,13 @@ class Worker:
             banner.set_result(lines)
 
 
-async def supervise(n: int, data_dir: Path, argv: list[str]) -> int:
+async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None = None) -> int:
     from net.host_key import load_or_create_host_key
     from net.store import Store
 
     data_dir.mkdir(parents=True, exist_ok=True)
     load_or_create_host_key(data_dir)  # once, before the workers would race to create it
-    Store(data_dir / "club.db").close()  # the schema, upgraded once
+    Store(store or data_dir / "club.db").close()  # the schema, upgraded once
     workers = [Worker(i + 1, worker_argv(argv)) for i in range(n)]
     for w in workers:
         await w.start()

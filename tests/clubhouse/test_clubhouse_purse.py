@@ -32,8 +32,8 @@ CLASSIC = Rules.named("classic")  # cap: at most 4 + 2 = 6
 
 
 @pytest.fixture
-def ledger(tmp_path):
-    db = ClubDB(tmp_path / "club.db")
+def ledger(club_db_target):
+    db = ClubDB(club_db_target)
     yield Ledger(db)
     db.close()
 

@@ -21,8 +21,8 @@ from net.clubhouse.ratings import (
 
 
 @pytest.fixture
-def book(tmp_path):
-    db = ClubDB(tmp_path / "club.db")
+def book(club_db_target):
+    db = ClubDB(club_db_target)
     yield RatingBook(db)
     db.close()
 

@@ -21,9 +21,19 @@ ANNA = Player("SHA256:anna", "anna")
 BRUNO = Player("SHA256:bruno", "bruno")
 
 
-def make_node(path: Path, name: str, seed: int | None = 3) -> Club:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path) -> Path | str:
+    """The club's store: an SQLite file, or a database on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return tmp_path / "club.db"
+    return request.getfixturevalue("postgres_url")
+
+
+def make_node(path: Path | str, name: str, seed: int | None = 3, tmp: Path | None = None
+              ) -> Club:
     store = Store(path)
-    club = Club(store, archive_dir=path.parent / "archive",
+    archive = (path.parent if isinstance(path, Path) else tmp or Path("/nonexistent")) / "archive"
+    club = Club(store, archive_dir=archive,
                 rng=random.Random(seed) if seed is not None else None, bot_delay=0)
     club.node = ClubNode(club, SyncStore(store), name=name)
     return club
@@ -62,9 +72,8 @@ def test_keyed_deals_repeat_with_the_key_and_differ_without_it():
     assert all(0 <= r.random() < 1 for _ in range(100))
 
 
-def test_a_match_between_two_nodes_is_one_match(tmp_path):
-    db = tmp_path / "club.db"
-    one, two = make_node(db, "one", seed=11), make_node(db, "two", seed=12)
+def test_a_match_between_two_nodes_is_one_match(db, tmp_path):
+    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
     lt1, _ = one.create(ANNA, TableOptions("classic", (("target", "3"),)))
     two.node.read_feed()  # type: ignore[union-attr]
     assert lt1.code in two.tables, "a table created on one node is listed on the other"
@@ -96,9 +105,8 @@ def test_a_match_between_two_nodes_is_one_match(tmp_path):
     assert alone.record_text() == lt1.table.record_text()
 
 
-def test_two_writers_of_one_step_exactly_one_is_accepted(tmp_path):
-    db = tmp_path / "club.db"
-    one, two = make_node(db, "one"), make_node(db, "two")
+def test_two_writers_of_one_step_exactly_one_is_accepted(db, tmp_path):
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 3, tmp_path)
     lt1, _ = one.create(ANNA, TableOptions())
     two.node.read_feed()  # type: ignore[union-attr]
     lt2, _ = two.sit(lt1.code, BRUNO)
@@ -130,9 +138,8 @@ def test_two_writers_of_one_step_exactly_one_is_accepted(tmp_path):
     assert t2.record_text() == t1.record_text(), "the loser shows the winner's step"
 
 
-def test_a_seat_taken_on_another_node_is_refused(tmp_path):
-    db = tmp_path / "club.db"
-    one, two = make_node(db, "one"), make_node(db, "two")
+def test_a_seat_taken_on_another_node_is_refused(db, tmp_path):
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 3, tmp_path)
     lt1, _ = one.create(ANNA, TableOptions())
     two.node.read_feed()  # type: ignore[union-attr]
     carl = Player("SHA256:carl", "carl")
@@ -142,9 +149,8 @@ def test_a_seat_taken_on_another_node_is_refused(tmp_path):
     assert two.tables[lt1.code].seats[1].player_id == BRUNO.id
 
 
-def test_presence_is_the_whole_clubs(tmp_path):
-    db = tmp_path / "club.db"
-    one, two = make_node(db, "one"), make_node(db, "two")
+def test_presence_is_the_whole_clubs(db, tmp_path):
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 3, tmp_path)
     lt1, _ = one.create(ANNA, TableOptions())
     two.node.read_feed()  # type: ignore[union-attr]
     lt2, _ = two.sit(lt1.code, BRUNO)
@@ -158,10 +164,9 @@ def test_presence_is_the_whole_clubs(tmp_path):
     assert left is not None and left > 0, "node two counts anna's reconnection time"
 
 
-def test_a_table_replays_the_same_rules(tmp_path):
+def test_a_table_replays_the_same_rules(db, tmp_path):
     rules = Rules.named("classic")
-    db = tmp_path / "club.db"
-    one = make_node(db, "one", seed=None)
+    one = make_node(db, "one", None, tmp_path)
     lt, _ = one.create(ANNA, TableOptions())
     one.sit(lt.code, BRUNO)
     assert lt.table is not None and "Seed" not in lt.table.tags, "keyed deals write no seed"

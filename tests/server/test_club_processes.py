@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
 from server_harness import Seat, new_key, open_table
 from server_process import ServerProcess, free_port
 
@@ -18,32 +19,42 @@ from net.store import Store
 NODE = ("--shared", "--bot-delay", "0.05")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request) -> str | None:
+    """The club's store: SQLite in the shared data directory, or a real PostgreSQL."""
+    return None if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+def node_args(store: str | None) -> tuple[str, ...]:
+    return NODE if store is None else (*NODE, "--store", store)
+
+
 def top_line(screen: str) -> str:
     return screen.split("\n", 1)[0]
 
 
-def replayed_record(data, code: str) -> tuple[str, str, int]:
+def replayed_record(data, code: str, store: str | None) -> tuple[str, str, int]:
     """(the stored record, the record of the log replayed in this one process, steps)."""
     from net.club import TableOptions
     from net.club_sync.genesis import TableGenesis
     from net.club_sync.journal import StoreJournal
 
-    store = Store(data / "club.db")
+    db = Store(store or data / "club.db")
     try:
-        st = store.table(code)
+        st = db.table(code)
         assert st is not None and st.genesis
-        sync = SyncStore(store)
+        sync = SyncStore(db)
         journal = StoreJournal(sync, "test", code, TableGenesis.from_json(st.genesis),
                                TableOptions.from_json(st.options).rules())
         steps = len(sync.log_after(code, 0))
         return st.ecn, journal.replay().record_text(), steps
     finally:
-        store.close()
+        db.close()
 
 
-async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path):
+async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path, store):
     data = tmp_path / "data"
-    nodes = [ServerProcess(data, free_port(), *NODE) for _ in range(3)]
+    nodes = [ServerProcess(data, free_port(), *node_args(store)) for _ in range(3)]
     for n in nodes:
         await n.start()
     try:
@@ -67,7 +78,7 @@ async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path):
         assert ("You win the match!" in end_a) != ("You win the match!" in end_b)
         await cleo.wait_for("The match is over")
 
-        stored, replayed, steps = replayed_record(data, code)
+        stored, replayed, steps = replayed_record(data, code, store)
         assert read_ecn(stored).match.is_over
         assert stored == replayed, "the club's record is the replay of its log"
         assert steps > 10
@@ -80,9 +91,11 @@ async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path):
             await n.stop()
 
 
-async def test_kill_9_of_a_node_mid_hand_its_player_finishes_on_another(tmp_path):
+async def test_kill_9_of_a_node_mid_hand_its_player_finishes_on_another(tmp_path, postgres_url):
+    """Two nodes on PostgreSQL (a worker killed on SQLite is the next test)."""
+    store = postgres_url
     data = tmp_path / "data"
-    one, two = (ServerProcess(data, free_port(), *NODE) for _ in range(2))
+    one, two = (ServerProcess(data, free_port(), *node_args(store)) for _ in range(2))
     await one.start()
     await two.start()
     keys = {"anna": new_key(), "ben": new_key()}
@@ -101,7 +114,7 @@ async def test_kill_9_of_a_node_mid_hand_its_player_finishes_on_another(tmp_path
 
         await asyncio.gather(anna.play(until=mid_hand), ben.play(until=mid_hand))
         await asyncio.gather(anna.quiet(), ben.quiet())
-        _, _, steps_before = replayed_record(data, code)
+        _, _, steps_before = replayed_record(data, code, store)
 
         two.kill()  # ben's node
         assert await two.wait() == -9
@@ -112,12 +125,12 @@ async def test_kill_9_of_a_node_mid_hand_its_player_finishes_on_another(tmp_path
         ben = await Seat.connect(one.port, "ben", seed=4, key=keys["ben"])
         await ben.wait_for("Welcome back")
         await ben.wait_for("trick 2/5")
-        _, _, steps_after = replayed_record(data, code)
+        _, _, steps_after = replayed_record(data, code, store)
         assert steps_after == steps_before, "nothing lost, nothing added"
 
         end_a, end_b = await asyncio.gather(anna.play(), ben.play())
         assert ("You win the match!" in end_a) != ("You win the match!" in end_b)
-        stored, replayed, _ = replayed_record(data, code)
+        stored, replayed, _ = replayed_record(data, code, store)
         assert stored == replayed and read_ecn(stored).match.is_over
         for c in (anna, ben):
             await c.close()

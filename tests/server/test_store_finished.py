@@ -9,8 +9,8 @@ from net.store import RoundRecord, RoundStore, Store
 ANNA, BEN, CLEO = "SHA256:anna", "SHA256:ben", "SHA256:cleo"
 
 
-def test_rounds_are_listed_as_matches_of_their_players(tmp_path):
-    store = Store(tmp_path / "club.db")
+def test_rounds_are_listed_as_matches_of_their_players(club_db_target):
+    store = Store(club_db_target)
     plain = TableOptions().to_json()
     store.create_table("PLNA", plain, (ANNA, BEN), ("anna", "ben"), "", "open")
     store.save_table("PLNA", ecn="[x]", status="finished", winner=BEN)
@@ -32,4 +32,20 @@ def test_rounds_are_listed_as_matches_of_their_players(tmp_path):
     assert store.finished_match("POOL.2").winner == CLEO
     assert store.finished_match("POOL.3") is None
     assert len(store.finished_for(ANNA, limit=2)) == 2
+    store.close()
+
+
+def test_names_are_unique_whatever_their_case_on_both_stores(club_db_target):
+    from net.store import StoreError
+
+    store = Store(club_db_target)
+    store.register(ANNA, "anna")
+    assert store.name_taken("ANNA")
+    try:
+        store.register(BEN, "Anna")
+    except StoreError as e:
+        assert "taken" in str(e)
+    else:
+        raise AssertionError("a name differing only in case was accepted")
+    assert store.player(BEN) is None
     store.close()
