@@ -28,10 +28,12 @@ import pstats
 import random
 import re
 import signal
+import socket
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -294,15 +296,40 @@ def seat_deadline(sessions: int) -> float:
     return max(120.0, float(sessions))
 
 
+def _tree(pid: int) -> list[int]:
+    """The server and its worker processes (``--workers``): everything it runs is its cost."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        with contextlib.suppress(OSError):
+            for tid in os.listdir(f"/proc/{p}/task"):
+                with contextlib.suppress(OSError), \
+                        open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+    return out
+
+
 def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    total = 0.0
+    for p in _tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{p}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+    return total
 
 
 def _cpu_seconds(pid: int) -> float:
+    """The CPU time of the server and its workers (see ``_process_cpu_seconds``)."""
+    total = 0.0
+    for p in _tree(pid):
+        with contextlib.suppress(OSError):
+            total += _process_cpu_seconds(p)
+    return total
+
+
+def _process_cpu_seconds(pid: int) -> float:
     """The process's CPU time (user + system, every thread), in seconds: from each thread's
     schedstat in nanoseconds when the kernel has it, since an idle session costs far less than
     the 10 ms clock tick of /proc/PID/stat, which is the fallback. (The server's threads are
@@ -351,20 +378,52 @@ async def _screens_quiet(clients: list[BenchClient], gap: float = 0.3,
             return
 
 
-async def _start_server(data_dir: Path, sessions: int,
-                        profile: Path | None = None) -> tuple[asyncio.subprocess.Process, int]:
+@contextlib.contextmanager
+def _scratch_database(cluster: str | None) -> Iterator[str | None]:
+    """A new empty database on the PostgreSQL at ``cluster`` for one run (dropped after it):
+    a run must not restore the tables of the one before."""
+    if cluster is None:
+        yield None
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    name = f"ecarte_bench_{os.getpid()}_{random.randrange(1 << 30)}"
+    with psycopg.connect(cluster, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlunsplit(urlsplit(cluster)._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(cluster, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+async def _start_server(data_dir: Path, sessions: int, profile: Path | None = None,
+                        workers: int = 1, store: str | None = None
+                        ) -> tuple[asyncio.subprocess.Process, int]:
     """``ecarte serve`` on a free loopback port; with ``profile``, ready to profile the
-    window between SIGUSR1 and SIGUSR2 into that file."""
+    window between SIGUSR1 and SIGUSR2 into that file; with ``workers`` > 1, that many
+    worker processes on the port (and their supervisor); with ``store``, in PostgreSQL."""
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     cap = str(2 * sessions + 20)  # the play's sessions may still be closing as idle ones open
     python = [sys.executable]
     if profile is not None:
         env["ECARTE_PROFILE_WINDOW"] = str(profile)
+    extra: list[str] = []
+    port = "0"
+    if workers > 1:  # each worker binds the one port: it must be chosen beforehand
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = str(sock.getsockname()[1])
+        extra += ["--workers", str(workers)]
+    if store:
+        extra += ["--store", store]
     proc = await asyncio.create_subprocess_exec(
-        *python, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", "0",
+        *python, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", port,
         "--data-dir", str(data_dir), "--max-connections", cap, "--max-connections-per-ip", cap,
-        "--lobby-idle-timeout", "0", "--idle-timeout", "0", "--log-level", "ERROR",
+        "--lobby-idle-timeout", "0", "--idle-timeout", "0", "--log-level", "ERROR", *extra,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
     assert proc.stdout is not None
     async with asyncio.timeout(60):
@@ -518,7 +577,8 @@ async def idle_phase(pid: int, port: int, sessions: int, seconds: float, totals:
 
 
 async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: float = 10.0,
-                profile: Path | None = None) -> dict[str, Any]:
+                profile: Path | None = None, workers: int = 1,
+                store: str | None = None) -> dict[str, Any]:
     pairs = max(1, sessions // 2)
     totals = Totals()
     # a TERM (or ^C) still stops the server subprocess: the finally below runs
@@ -526,8 +586,9 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
     assert task is not None
     with contextlib.suppress(NotImplementedError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-    with tempfile.TemporaryDirectory(prefix="ecarte-bench-") as tmp:
-        proc, port = await _start_server(Path(tmp), pairs * 2, profile)
+    with tempfile.TemporaryDirectory(prefix="ecarte-bench-") as tmp, \
+            _scratch_database(store) as club_store:
+        proc, port = await _start_server(Path(tmp), pairs * 2, profile, workers, club_store)
         clients: list[BenchClient] = []
         idle_clients: list[BenchClient] = []
         idle: dict[str, Any] | None = None
@@ -615,6 +676,8 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
     per_action = _per(window_cpu_ms, totals.actions, 3)
     return {
         "sessions": len(clients),
+        "workers": workers,
+        "store": "postgresql" if store else "sqlite",
         "mb_per_session": round((max(rss_seated, rss_end) - rss_idle) / n, 3),
         "latency_ms": {"p50": round(p50, 2), "p99": round(p99, 2)},
         "bytes_per_action": round(totals.bytes_in_play / max(1, totals.actions), 1),
@@ -666,15 +729,22 @@ def run_ssh_bench(args: argparse.Namespace) -> int:
     idle_seconds = float(getattr(args, "idle_seconds", 10.0) or 0.0)
     profile = getattr(args, "profile", None)
     profile = Path(profile).resolve() if profile else None
+    workers = int(getattr(args, "workers", 1) or 1)
+    store = getattr(args, "store", None)
+    if profile is not None and workers > 1:
+        print("ecarte bench: --profile profiles one server process: use it with --workers 1",
+              file=sys.stderr)
+        return 2
     result = asyncio.run(bench(sessions, duration, None if as_json else log, idle_seconds,
-                               profile))
+                               profile, workers, store))
     if as_json:
         print(json.dumps(result))
         return 0 if result["errors"] == 0 else 1
     d = result["details"]
     lat = result["latency_ms"]
     print(f"ssh bench: {result['sessions']} sessions at {result['sessions'] // 2} tables, "
-          f"{d['play_seconds']:.0f} s of play, one action every 1-2 s per player")
+          f"{d['play_seconds']:.0f} s of play, one action every 1-2 s per player; "
+          f"{workers} worker{'s' if workers > 1 else ''}, {result['store']} store")
     print(f"memory:     {result['mb_per_session']:.2f} MB per session (server RSS "
           f"{d['rss_mb']['idle']} MB idle, {d['rss_mb']['seated']} seated, "
           f"{d['rss_mb']['end']} at the end)")

@@ -173,6 +173,8 @@ class Club:
         self.offer_seconds = pool_tables.OFFER_SECONDS  # French rule: to take the seat
         # set when other processes share the club (net/club_sync): tables are logs in the store
         self.node: ClubNode | None = None
+        # delivers another node's mail at one table (net/table_room.py sets it)
+        self.on_mail: Callable[[LiveTable, dict[str, object]], None] | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -427,7 +429,15 @@ class Club:
         winner = None
         if m.is_over and m.match_winner is not None:
             winner = lt.seats[m.match_winner].player_id
-        self.store.save_table(lt.code, ecn=table.record_text(), status=status, winner=winner)
+        if self.node is not None and table.journal is not None:
+            # only the replay of the whole log may be stored: a node that replayed an older
+            # step (it joined, or it is catching up) must not write over a newer record
+            if not self.node.sync.save_if_current(lt.code, table.seq, table.record_text(),
+                                                  status, winner):
+                return
+        else:
+            self.store.save_table(lt.code, ecn=table.record_text(), status=status,
+                                  winner=winner)
         if self.house is not None:
             self.house.table_moved(lt, table)
         if m.is_over and not lt.finished:
@@ -547,7 +557,11 @@ class Club:
         """Steps written by another process were applied here: a match it ended is over
         here too (it stored, archived and settled it)."""
         table = lt.table
-        if table is not None and table.match.is_over and not lt.finished:
+        if table is None:
+            return
+        if self.house is not None:  # wagers open and close here too; settled once, anywhere
+            self.house.table_moved(lt, table)
+        if table.match.is_over and not lt.finished:
             lt.finished = True
             if table.tags.get("Forfeit"):
                 lt.forfeit = "AB".index(table.tags["Forfeit"])
@@ -591,6 +605,21 @@ class Club:
         lt.notify()
         if changed:
             self._lobby_changed()
+
+    def relay(self, code: str, mail: dict[str, object]) -> None:
+        """Send ``mail`` to the other nodes (nothing without any)."""
+        if self.node is not None:
+            self.node.relay(code, mail)
+
+    def mail(self, code: str, mail: dict[str, object]) -> None:
+        """Another node's delivery for a table shown here."""
+        lt = self.tables.get(code)
+        if lt is None:
+            return
+        if mail.get("kind") == "house" and self.house is not None:
+            self.house.heard(code, mail)
+        elif self.on_mail is not None:
+            self.on_mail(lt, mail)
 
     def lease_changed(self, lt: LiveTable, held: bool) -> None:
         """The node's heartbeat: run the table's bots here if its lease is ours, else not."""

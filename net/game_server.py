@@ -80,8 +80,11 @@ class GameServer:
         if config.shared:
             from net.club_sync.node import ClubNode
             from net.club_sync.sync_store import SyncStore
+            from net.table_room import receive_mail
 
             self.club.node = ClubNode(self.club, SyncStore(self.store), config.node_name)
+            self.club.on_mail = lambda lt, mail: receive_mail(self.club, lt, mail)
+            self.house.relay = self.club.relay
         self.identities = Identities(self.store)
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
@@ -98,6 +101,7 @@ class GameServer:
             log.info("after the restart: %d games settled, %d voided",
                      len(recovery.settled), len(recovery.voided))
         self.house.rate_finished(self.club.finished_rounds())
+        self.house.live = True
         self.club.start_bots()
         if self.club.node is not None:
             self.club.node.start()

@@ -92,6 +92,10 @@ class House:
         self.listeners: list[Callable[[str, str], None]] = []  # (table code, what happened)
         # (table code, what a settlement paid): told once, when the chips move
         self.settlement_listeners: list[Callable[[str, Settlement], None]] = []
+        # other nodes of the club (net/club_sync): what happened here is told there too
+        self.relay: Callable[[str, dict[str, object]], None] | None = None
+        # after the start-up (restore, recover): a game settled by another node is news here
+        self.live = False
 
     def close(self) -> None:
         self.db.close()
@@ -118,7 +122,13 @@ class House:
                 g.restore(stored)
             if self.galleries is not None:
                 store, code = self.galleries, lt.code
-                g.on_change = lambda: store.save(code, g.state())
+
+                def saved(g: Gallery = g, code: str = code) -> None:
+                    store.save(code, g.state())
+                    if self.relay is not None:
+                        self.relay(code, {"kind": "house", "what": "gallery"})
+
+                g.on_change = saved
             self._galleries[lt.code] = g
         if tuple(g.players) != players:
             g.set_players(players, {s.player_id: s.name or "" for s in lt.seats if s.player_id})
@@ -159,6 +169,20 @@ class House:
             self.galleries.forget(code)
 
     def _tell(self, code: str, what: str) -> None:
+        for cb in list(self.listeners):
+            cb(code, what)
+        if self.relay is not None:
+            self.relay(code, {"kind": "house", "what": what})
+
+    def heard(self, code: str, mail: dict[str, object]) -> None:
+        """News of a table from another node: a gallery changed there is read again here;
+        listeners (money panels, leaderboards) hear what happened."""
+        what = str(mail.get("what", ""))
+        if what == "gallery":
+            g = self._galleries.get(code)
+            stored = self.galleries.load(code) if self.galleries is not None else None
+            if g is not None and stored is not None:
+                g.restore(stored)
         for cb in list(self.listeners):
             cb(code, what)
 
@@ -290,7 +314,8 @@ class House:
         t.settled.add(n)
         t.closed.add(n)
         self._tell(lt.code, "settled")
-        if done is not None and not done.already:
+        # told once per node: settled here, or (while serving) first seen settled here
+        if done is not None and (not done.already or self.live):
             for cb in list(self.settlement_listeners):
                 cb(lt.code, done)
 

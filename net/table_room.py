@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 from ecarte_tui.engine import Action
 
@@ -68,9 +68,10 @@ class _Session:
 class TableRoom:
     """The sessions attached to one live table, and its talk and gallery."""
 
-    def __init__(self, house: House, lt: LiveTable) -> None:
+    def __init__(self, house: House, lt: LiveTable, club: Club | None = None) -> None:
         self.house = house
         self.lt = lt
+        self.club = club  # its other nodes get what this room sends (net/club_sync)
         self._sessions: dict[object, _Session] = {}  # session token -> who, where to deliver
 
     @property
@@ -134,6 +135,25 @@ class TableRoom:
             if s.member == recipient and s.sink is not None:
                 s.sink(item)
 
+    def _send(self, recipient: str, item: Advice | GalleryNotice) -> None:
+        """To the recipient's sessions here, and on every other node of the club."""
+        self._deliver(recipient, item)
+        if self.club is not None:
+            self.club.relay(self.lt.code, {"kind": "news", "to": recipient,
+                                           "item": _encode(item)})
+
+    def receive(self, mail: dict[str, Any]) -> None:
+        """Another node's delivery: a line said there (each node addresses it to its own
+        sessions, by its own members' mutes), or advice and notices for one member."""
+        kind = mail.get("kind")
+        if kind == "talk":
+            for d in self.talk.hear(ChatLine(**mail["line"])):
+                self._deliver(d.recipient, d.line)
+        elif kind == "news":
+            item = _decode(mail["item"])
+            if item is not None:
+                self._deliver(str(mail["to"]), item)
+
     # ------------------------------------------------------------------ talk
 
     def say(self, member: str, text: str) -> None:
@@ -144,8 +164,11 @@ class TableRoom:
         if only_to is not None:
             seat = self.lt.seat_of(only_to)
             to_name = (self.lt.seats[seat].name or "") if seat is not None else ""
-        for d in self.talk.say(member, text, only_to, to_name):
+        deliveries = self.talk.say(member, text, only_to, to_name)
+        for d in deliveries:
             self._deliver(d.recipient, d.line)
+        if deliveries and self.club is not None:
+            self.club.relay(self.lt.code, {"kind": "talk", "line": asdict(deliveries[0].line)})
 
     def talk_only_to(self, member: str) -> str | None:
         """The one player a watcher's lines may reach now, or None (the whole table)."""
@@ -174,7 +197,7 @@ class TableRoom:
             name = g.backer_name(watcher)
             how = (": v to show him your hand" if g.backers_see_hand
                    else " (this table shows no backer a hand)")
-            self._deliver(player, GalleryNotice(f"{name} backs you{how}."))
+            self._send(player, GalleryNotice(f"{name} backs you{how}."))
 
     def backers(self, player: str) -> list[BackerRow]:
         """``player``'s backers, the earliest first (for his dialog)."""
@@ -191,7 +214,7 @@ class TableRoom:
         name = (self.lt.seats[seat].name if seat is not None else None) or "your player"
         text = (f"{name} shows you the hand: your talk now goes to {name} only." if see
                 else f"{name} no longer shows you the hand.")
-        self._deliver(watcher, GalleryNotice(text, view_changed=True))
+        self._send(watcher, GalleryNotice(text, view_changed=True))
 
     def view_seat(self, watcher: str) -> int | None:
         """The seat whose hand this watcher sees (his player shows it to him), else None."""
@@ -212,7 +235,7 @@ class TableRoom:
         found = self.legal_for(watcher)
         legal = found[1] if found is not None else None
         for advice in self.gallery.advise(watcher, action, note, legal):
-            self._deliver(advice.recipient, advice)
+            self._send(advice.recipient, advice)
 
 
 class _Rooms:
@@ -231,7 +254,7 @@ def room_for(club: Club, lt: LiveTable) -> TableRoom | None:
     rooms = _ROOMS.setdefault(house, _Rooms())
     room = rooms.by_code.get(lt.code)
     if room is None or room.lt is not lt:
-        room = rooms.by_code[lt.code] = TableRoom(house, lt)
+        room = rooms.by_code[lt.code] = TableRoom(house, lt, club)
     return room
 
 
@@ -257,3 +280,29 @@ def leave_room(club: Club, lt: LiveTable, token: object) -> None:
     if room is not None:
         room.leave(token)
         forget_empty(club, lt)
+
+
+def receive_mail(club: Club, lt: LiveTable, mail: dict[str, Any]) -> None:
+    """``Club.on_mail``: deliver another node's talk and news to this node's sessions."""
+    rooms = _ROOMS.get(club.house) if club.house is not None else None
+    room = rooms.by_code.get(lt.code) if rooms is not None else None
+    if room is not None and room.lt is lt:  # nobody here at that table: nothing to deliver
+        room.receive(mail)
+
+
+def _encode(item: Advice | GalleryNotice) -> dict[str, Any]:
+    if isinstance(item, Advice):
+        return {"advice": [item.recipient, item.seat, item.adviser, item.adviser_name,
+                           str(item.action) if item.action is not None else None, item.note]}
+    return {"notice": [item.text, item.view_changed]}
+
+
+def _decode(data: dict[str, Any]) -> Advice | GalleryNotice | None:
+    if "advice" in data:
+        recipient, seat, adviser, name, action, note = data["advice"]
+        return Advice(str(recipient), int(seat), str(adviser), str(name),
+                      Action.parse(action) if action else None, str(note))
+    if "notice" in data:
+        text, changed = data["notice"]
+        return GalleryNotice(str(text), bool(changed))
+    return None

@@ -17,6 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--idle-seconds", type=float, default=10.0, metavar="SECONDS",
                    help="after the play, sessions left idle in the lobby, then at tables, "
                         "for this long each; 0 skips it (bench ssh, 10)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="serve with N worker processes on one port (bench ssh, 1)")
+    p.add_argument("--store", metavar="URL", default=None,
+                   help="the club in PostgreSQL (postgresql://...) instead of SQLite "
+                        "(bench ssh)")
     p.add_argument("--profile", type=Path, default=None, metavar="FILE",
                    help="run the server under cProfile and write its stats to FILE; the top "
                         "25 cumulative entries go to stderr (bench ssh)")

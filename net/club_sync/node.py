@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.02  # SQLite: how often the store is read for other nodes' changes
 LISTEN_POLL_SECONDS = 1.0  # PostgreSQL: NOTIFY wakes the node; polling only as a safety net
 BEAT_SECONDS = 1.0
+MAIL = "mail:"  # a feed row carrying a delivery, not a change to reload
 LEASE_SECONDS = 4.0  # a node silent this long is taken for dead: its leases move
 
 
@@ -119,7 +121,15 @@ class ClubNode:
             lt = self.club.tables.get(code)
             if lt is not None and lt.table is not None and lt.table.journal is not None:
                 lt.table.journal.catch_up(lt.table)
-        for code in dict.fromkeys(c for c, _ in feed):
+        refresh: dict[str, None] = {}
+        for code, what in feed:
+            if not what.startswith(MAIL):
+                refresh[code] = None
+                continue
+            mail = json.loads(what[len(MAIL):])
+            if mail.get("node") != self.name:  # this node delivered its own already
+                self.club.mail(code, mail)
+        for code in refresh:
             self.club.refresh(code)
 
     def beat(self) -> None:
@@ -153,6 +163,11 @@ class ClubNode:
 
     def announce(self, code: str, what: str) -> None:
         self.sync.announce(code, what)
+
+    def relay(self, code: str, mail: dict[str, object]) -> None:
+        """Hand ``mail`` (talk, advice, gallery news) to the other nodes, which deliver it to
+        their own sessions at table ``code`` (``Club.mail``)."""
+        self.sync.announce(code, MAIL + json.dumps({**mail, "node": self.name}))
 
     # ------------------------------------------------------------------ presence
 

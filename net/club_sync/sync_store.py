@@ -95,6 +95,19 @@ class SyncStore:
 
     # ------------------------------------------------------------------ tables
 
+    def save_if_current(self, code: str, seq: int, ecn: str, status: str,
+                        winner: str | None) -> bool:
+        """Store the record of the replay up to step ``seq`` unless the log is further on
+        (another node wrote a later step, and stores its own record)."""
+        with self.store._tx() as db:
+            last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?",
+                              (code,)).fetchone()[0]
+            if int(last) > seq:
+                return False
+            db.execute("UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, winner), "
+                       "updated = ? WHERE code = ?", (ecn, status, winner, _now(), code))
+        return True
+
     def genesis(self, code: str, proposed: str) -> str:
         """The table's genesis: ``proposed`` unless another process set one first."""
         with self.store._tx() as db:

@@ -219,6 +219,12 @@ class TableTalk:
         self._history.append(line)
         return [ChatDelivery(r, line) for r in self._members if self._hears(r, line)]
 
+    def hear(self, line: ChatLine) -> list[ChatDelivery]:
+        """A line said at this table on another node of the club (checked and limited
+        there): kept, and addressed to the members here."""
+        self._history.append(line)
+        return [ChatDelivery(r, line) for r in self._members if self._hears(r, line)]
+
     def history_for(self, member: str) -> list[ChatLine]:
         """The recent lines ``member`` may read (for someone who just sat down)."""
         return [line for line in self._history if self._hears(member, line)]
