@@ -21,7 +21,6 @@ from ecarte_tui.engine.rules import parse_value
 from ecarte_tui.table import Table
 
 from . import pool_tables
-from .club_sync.sync_store import WATCHERS
 from .clubhouse.options import ClubOptions, ClubOptionsError
 from .house_rules import bound_bot, table_guard, view_restriction
 from .store import Player, RoundStore, Store, StoredTable
@@ -306,7 +305,7 @@ class Club:
             raise ClubError(f"the game at table {lt.code} has not started: nothing to watch yet")
         lt.watchers += 1
         if self.node is not None:
-            self.node.presence(lt, WATCHERS, +1)
+            self.node.presence(lt, None, +1)
         lt.notify()
         self._lobby_changed()
         return lt
@@ -314,7 +313,7 @@ class Club:
     def unwatch(self, lt: LiveTable) -> None:
         lt.watchers = max(0, lt.watchers - 1)
         if self.node is not None:
-            self.node.presence(lt, WATCHERS, -1)
+            self.node.presence(lt, None, -1)
         lt.notify()
         self._lobby_changed()
 
@@ -374,11 +373,12 @@ class Club:
         lt.notify()
         self._lobby_changed()
 
-    def _start(self, lt: LiveTable, ecn: str = "", genesis: str | None = None) -> None:
+    def _start(self, lt: LiveTable, ecn: str = "", remote: bool = False) -> None:
+        """The table's game; ``remote``: another node started it (and stored it)."""
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
         seed = self.rng.getrandbits(64) if self.seeded else None  # None: the OS's shuffles
-        if self.node is not None and lt.rounds is None and (genesis or not ecn):
-            self._attach(lt, self.node.build(lt, seed))  # the replay of the shared log
+        if self.node is not None and (not ecn or self.node.sync.has_genesis(lt.record_id)):
+            self._attach(lt, self.node.build(lt, seed), remote)  # the shared log's replay
             return
         if ecn:
             table = Table.from_record(ecn, seed=seed)
@@ -389,12 +389,15 @@ class Club:
             table = Table.new(rules, names, seed=seed)
         self._attach(lt, table)
 
-    def _attach(self, lt: LiveTable, table: Table) -> None:
+    def _attach(self, lt: LiveTable, table: Table, remote: bool = False) -> None:
         lt.table = table
         table.persist = lambda t, lt=lt: self._persist(lt, t)
         table.guard = table_guard(lt.options.club)  # jeux de règle (004)
         table.restrict = view_restriction(lt.options.club)
-        self._persist(lt, table)
+        if not remote:
+            self._persist(lt, table)
+        elif self.house is not None:
+            self.house.table_moved(lt, table)
         for i, s in enumerate(lt.seats):
             if s.is_bot:
                 self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
@@ -527,7 +530,7 @@ class Club:
                 broken.append(st.code)
         return broken
 
-    def _restore_one(self, st: StoredTable, away: bool = True) -> None:
+    def _restore_one(self, st: StoredTable, away: bool = True, remote: bool = False) -> None:
         options = TableOptions.from_json(st.options)
         seats = [SeatState(st.seats[i], st.names[i]) for i in (0, 1)]
         lt = LiveTable(st.code, options, seats)
@@ -539,7 +542,7 @@ class Club:
                 s.dropped_at = now
         self.tables[st.code] = lt
         if st.status == "playing" or (seats[0].player_id and seats[1].player_id):
-            self._start(lt, st.ecn, st.genesis)
+            self._start(lt, st.ecn, remote)
         if self.node is not None:
             self.node.refresh_presence(lt)
 
@@ -561,6 +564,8 @@ class Club:
             return
         if self.house is not None:  # wagers open and close here too; settled once, anywhere
             self.house.table_moved(lt, table)
+        if lt.rounds is not None:
+            return  # a round's end: the rounds' state follows from the node that wrote it
         if table.match.is_over and not lt.finished:
             lt.finished = True
             if table.tags.get("Forfeit"):
@@ -576,7 +581,7 @@ class Club:
         lt = self.tables.get(code)
         if lt is None:
             if st.status in ("open", "playing"):
-                self._restore_one(st, away=False)
+                self._restore_one(st, away=False, remote=True)
                 self._lobby_changed()
             return
         if st.status in ("cancelled", "closed"):
@@ -589,6 +594,9 @@ class Club:
                 lt.notify()
                 self._lobby_changed()
             return
+        if lt.rounds is not None:
+            self._follow_rounds(lt, st)
+            return
         changed = False
         for i in (0, 1):
             s = lt.seats[i]
@@ -597,8 +605,8 @@ class Club:
                 changed = True
                 if lt.seats[i].is_bot and lt.table is not None and lt.bots[i] is None:
                     self._seat_bot(lt, i, lt.seats[i].player_id[len(BOT_PREFIX):])  # type: ignore[index]
-        if lt.table is None and lt.rounds is None and all(s.player_id for s in lt.seats):
-            self._start(lt, "", st.genesis)
+        if lt.table is None and all(s.player_id for s in lt.seats):
+            self._start(lt, remote=True)
             changed = True
         if self.node is not None:
             self.node.refresh_presence(lt)
@@ -621,10 +629,29 @@ class Club:
         elif self.on_mail is not None:
             self.on_mail(lt, mail)
 
+    def _follow_rounds(self, lt: LiveTable, st: StoredTable) -> None:
+        """A pool or French-rule table moved on elsewhere: its seats, its round."""
+        seats = [(st.seats[i], st.names[i]) for i in (0, 1)]
+        if pool_tables.follow(self, lt, seats) and all(s.player_id for s in lt.seats[:2]):
+            for b in lt.bots:
+                if b is not None:
+                    b.stop()
+            lt.bots = [None, None]
+            self._start(lt, remote=True)  # the new round, from its own log
+        if self.node is not None:
+            self.node.refresh_presence(lt)
+        if pool_tables.round_over(lt):
+            pool_tables.schedule_next(self, lt)
+        lt.notify()
+        self._lobby_changed()
+
     def lease_changed(self, lt: LiveTable, held: bool) -> None:
-        """The node's heartbeat: run the table's bots here if its lease is ours, else not."""
+        """The node's heartbeat: run the table's bots here if its lease is ours, else not;
+        a rounds table whose holder died has its next round started here."""
         if lt.table is None:
             return
+        if held and pool_tables.round_over(lt):
+            pool_tables.schedule_next(self, lt)
         for i, s in enumerate(lt.seats):
             runner = lt.bots[i]
             if held and s.is_bot and runner is None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +77,7 @@ class RoundState:
     offer: Offer | None = None
     forfeit: int | None = None  # the round's winning seat, when the other did not come back
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)  # the club's
 
     def to_json(self, lt: LiveTable) -> dict[str, Any]:
         waiting = lt.seats[WAITING_SEAT] if len(lt.seats) > WAITING_SEAT else None
@@ -87,16 +90,25 @@ class RoundState:
             "last": self.last,
             "forfeit": self.forfeit,
             "waiting": [waiting.player_id, waiting.name] if waiting is not None else None,
+            # the French rule's offer, its deadline in epoch seconds (other nodes read it)
+            "offer": [self.offer.seat, self.offer.loser, self.offer.adviser,
+                      time.time() + self.offer.deadline - self.clock()]
+            if self.offer is not None else None,
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RoundState:
+    def from_json(cls, data: dict[str, Any],
+                  clock: Callable[[], float] = time.monotonic) -> RoundState:
         """ValueError (PoolError) if the saved state is broken: the table is not restored."""
         if data.get("version") != STATE_VERSION:
             raise ValueError(f"unknown round state {data.get('version')!r}")
         pool = data.get("pool")
         first = data.get("first_winner")
+        offer = data.get("offer")
         return cls(
+            offer=Offer(int(offer[0]), str(offer[1]), str(offer[2]),
+                        clock() + float(offer[3]) - time.time()) if offer else None,
+            clock=clock,
             number=int(data["number"]),
             pool=Pool.from_json(pool) if pool else None,
             first_winner=str(first) if first else None,
@@ -118,12 +130,35 @@ def setup(lt: LiveTable) -> None:
         lt.seats.append(SeatState())
 
 
+def follow(club: Club, lt: LiveTable, seats: list[tuple[str | None, str | None]]) -> bool:
+    """Another node moved the rounds table on (a result, the next round, a third player):
+    read its state and seats again; True if a new round began (its table is to be started).
+    The same people keep their ``SeatState`` (and sessions) wherever they sit now."""
+    from .club import SeatState
+
+    data = RoundStore(club.store).state(lt.code)
+    old = lt.rounds
+    if data is None or old is None:
+        return False
+    new = RoundState.from_json(data, club.clock)
+    new.timer, old.timer = old.timer, None
+    waiting = data.get("waiting") or [None, None]
+    if lt.options.club.pool is not None:
+        seats = [*seats[:2], (waiting[0], waiting[1])]
+    by_id = {s.player_id: s for s in lt.seats if s.player_id is not None}
+    lt.seats[:] = [by_id.get(pid) or SeatState(pid, name) if pid else SeatState()
+                   for pid, name in seats]
+    lt.rounds = new
+    return new.number != old.number or lt.table is None
+
+
 def restore(club: Club, lt: LiveTable) -> None:
     """Bring back the round state (and the waiting seat) stored with the table."""
     from .club import SeatState
 
     data = RoundStore(club.store).state(lt.code)
-    lt.rounds = RoundState.from_json(data) if data else RoundState()
+    lt.rounds = (RoundState.from_json(data, club.clock) if data
+                 else RoundState(clock=club.clock))
     if lt.options.club.pool is not None:
         waiting = (data or {}).get("waiting") or [None, None]
         seat = SeatState(waiting[0], waiting[1])
@@ -135,6 +170,7 @@ def restore(club: Club, lt: LiveTable) -> None:
 def save_state(club: Club, lt: LiveTable) -> None:
     assert lt.rounds is not None
     RoundStore(club.store).save_state(lt.code, lt.rounds.to_json(lt))
+    club._announce(lt.code, "rounds")
 
 
 def persist(club: Club, lt: LiveTable, table: Table) -> None:
@@ -142,6 +178,9 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
     before anyone is shown the change; then the house, the archive and the next round."""
     rounds = lt.rounds
     assert rounds is not None
+    if (club.node is not None and table.journal is not None
+            and not club.node.sync.is_current(lt.record_id, table.seq)):
+        return  # a later step is in the log: its writer stores the round
     m = table.match
     won_by = rounds.forfeit if rounds.forfeit is not None else m.match_winner
     over = won_by is not None and (m.is_over or rounds.forfeit is not None)
@@ -156,16 +195,32 @@ def persist(club: Club, lt: LiveTable, table: Table) -> None:
                     "finished" if over else "playing", winner),
         rounds.to_json(lt),
     )
+    club._announce(lt.code, "rounds")
     if club.house is not None:
         club.house.table_moved(lt, table)
     if over and rounds.timer is None:
         club._archive(lt, table)
-        if rounds.offer is not None:
-            _schedule(club, lt, max(0.0, rounds.offer.deadline - club.clock()))
-        elif lt.options.club.pool is None or rounds.pool is not None:
-            _schedule(club, lt, club.round_pause)
+        schedule_next(club, lt)
         lt.notify()  # the pool board shows the result
         club._lobby_changed()
+
+
+def round_over(lt: LiveTable) -> bool:
+    rounds, table = lt.rounds, lt.table
+    return (rounds is not None and table is not None and rounds.recorded >= rounds.number
+            and (table.match.is_over or rounds.forfeit is not None))
+
+
+def schedule_next(club: Club, lt: LiveTable) -> None:
+    """After a round's result: the next round (after the pause, or the French rule's
+    offer), started by the one node in charge of the table (its lease)."""
+    rounds = lt.rounds
+    if rounds is None or rounds.timer is not None or not club._in_charge(lt):
+        return
+    if rounds.offer is not None:
+        _schedule(club, lt, max(0.0, rounds.offer.deadline - club.clock()))
+    elif lt.options.club.pool is None or rounds.pool is not None:
+        _schedule(club, lt, club.round_pause)
 
 
 def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
@@ -203,6 +258,7 @@ def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:
             _record_pool(lt, winner)
     if lt.options.club.french_rule and club.house is not None:
         offer = club.house.gallery(lt).game_over(loser)
+        rounds.clock = club.clock  # the offer's deadline is on the club's clock
         if offer is not None:
             rounds.offer = Offer(offer.seat, offer.loser, offer.adviser,
                                  club.clock() + club.offer_seconds)

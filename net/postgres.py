@@ -126,7 +126,6 @@ CREATE TABLE IF NOT EXISTS tables (
     winner TEXT,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    genesis TEXT,
     rowid BIGSERIAL
 );
 CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
@@ -157,11 +156,11 @@ CREATE TABLE IF NOT EXISTS table_log (
 CREATE TABLE IF NOT EXISTS club_feed (id BIGSERIAL PRIMARY KEY, code TEXT NOT NULL,
                                       what TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS presence (
-    code TEXT NOT NULL, seat INTEGER NOT NULL, node TEXT NOT NULL, sessions INTEGER NOT NULL,
-    PRIMARY KEY (code, seat, node));
+    code TEXT NOT NULL, member TEXT NOT NULL, node TEXT NOT NULL, sessions INTEGER NOT NULL,
+    PRIMARY KEY (code, member, node));
 CREATE TABLE IF NOT EXISTS seat_drops (
-    code TEXT NOT NULL, seat INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (code, seat));
+    code TEXT NOT NULL, member TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (code, member));
 CREATE TABLE IF NOT EXISTS leases (
     code TEXT PRIMARY KEY, node TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL);
 CREATE TABLE IF NOT EXISTS nodes (node TEXT PRIMARY KEY, beat DOUBLE PRECISION NOT NULL);

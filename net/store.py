@@ -62,12 +62,13 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 SCHEMA_VERSION = 3
 UPGRADES: dict[int, str] = {
     3: """
-    ALTER TABLE tables ADD COLUMN genesis TEXT;   -- JSON: how its log begins (net/club_sync)
-    CREATE TABLE IF NOT EXISTS table_log (   -- every accepted step of a shared table, in order
+    CREATE TABLE IF NOT EXISTS table_log (   -- every accepted step of a shared match, in order
+                                              -- (code: the match's record id, CODE or CODE.N)
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         code TEXT NOT NULL,
         seq INTEGER NOT NULL,
-        entry TEXT NOT NULL,              -- JSON [verb, seat, argument] (ecarte_tui/table.py)
+        entry TEXT NOT NULL,              -- step 0: the genesis (net/club_sync/genesis.py),
+                                          -- then JSON [verb, seat, argument] (table.py)
         node TEXT NOT NULL,
         at TEXT NOT NULL,
         UNIQUE (code, seq)                -- two writers of one step: exactly one wins
@@ -77,18 +78,18 @@ UPGRADES: dict[int, str] = {
         code TEXT NOT NULL,
         what TEXT NOT NULL
     );
-    CREATE TABLE IF NOT EXISTS presence (   -- sessions per seat (-1: watchers) and process
-        code TEXT NOT NULL,
-        seat INTEGER NOT NULL,
+    CREATE TABLE IF NOT EXISTS presence (   -- sessions per seated player ('*': watchers)
+        code TEXT NOT NULL,                  -- and process (seats move in a pool: people
+        member TEXT NOT NULL,                -- are counted, not seat numbers)
         node TEXT NOT NULL,
         sessions INTEGER NOT NULL,
-        PRIMARY KEY (code, seat, node)
+        PRIMARY KEY (code, member, node)
     );
-    CREATE TABLE IF NOT EXISTS seat_drops (   -- since when nobody is at a seat (epoch seconds)
+    CREATE TABLE IF NOT EXISTS seat_drops (   -- since when a seated player is away (epoch s)
         code TEXT NOT NULL,
-        seat INTEGER NOT NULL,
+        member TEXT NOT NULL,
         at REAL NOT NULL,
-        PRIMARY KEY (code, seat)
+        PRIMARY KEY (code, member)
     );
     CREATE TABLE IF NOT EXISTS leases (   -- the one process running a table's bots and timers
         code TEXT PRIMARY KEY,
@@ -148,7 +149,6 @@ class StoredTable:
     ecn: str
     status: str
     winner: str | None
-    genesis: str | None = None  # how a shared table's log begins (net/club_sync)
 
 
 class Store:
@@ -333,16 +333,15 @@ class Store:
     def _tables(self, where: str, args: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, "
-                f"genesis FROM tables {where}",
+                "SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner "
+                f"FROM tables {where}",
                 args,
             ).fetchall()
         return [_stored(r) for r in rows]
 
 
 def _stored(r: tuple | sqlite3.Row) -> StoredTable:
-    return StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8],
-                       *r[9:10])
+    return StoredTable(r[0], json.loads(r[1]), (r[2], r[3]), (r[4], r[5]), r[6], r[7], r[8])
 
 
 @dataclass(frozen=True, slots=True)

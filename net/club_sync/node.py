@@ -46,7 +46,7 @@ class ClubNode:
         self.club, self.sync = club, sync
         self.name = name or node_name()
         self.wall = wall
-        self.local: dict[tuple[str, int], int] = {}  # sessions of this node per (table, seat)
+        self.local: dict[tuple[str, str], int] = {}  # this node's sessions per (table, member)
         self._ids = sync.last_ids()
         self._tasks: list[asyncio.Task[None]] = []
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
@@ -117,10 +117,11 @@ class ClubNode:
         """Show what the other nodes wrote since the last read."""
         log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
-        for code in moved:
-            lt = self.club.tables.get(code)
-            if lt is not None and lt.table is not None and lt.table.journal is not None:
-                lt.table.journal.catch_up(lt.table)
+        for key in moved:  # a match's record id: CODE, or CODE.N for a round
+            lt = self.club.tables.get(key.split(".")[0])
+            journal = lt.table.journal if lt is not None and lt.table is not None else None
+            if isinstance(journal, StoreJournal) and journal.code == key:
+                journal.catch_up(lt.table)  # type: ignore[union-attr]
         refresh: dict[str, None] = {}
         for code, what in feed:
             if not what.startswith(MAIL):
@@ -154,8 +155,14 @@ class ClubNode:
         step of its log, with the journal that writes this node's steps."""
         names = (lt.seats[0].name or "A", lt.seats[1].name or "B")
         proposed = TableGenesis.new(names, seed)
-        genesis = TableGenesis.from_json(self.sync.genesis(lt.code, proposed.to_json()))
-        journal = StoreJournal(self.sync, self.name, lt.code, genesis, lt.options.rules(),
+        key = lt.record_id  # each round of a pool has its own log
+        genesis = TableGenesis.from_json(self.sync.genesis(key, proposed.to_json()))
+        rules = lt.options.rules()
+        if lt.rounds is not None:
+            from net.pool_tables import round_rules
+
+            rules = round_rules(rules)
+        journal = StoreJournal(self.sync, self.name, key, genesis, rules,
                                moved=lambda: self.club.remote_moved(lt))
         table = journal.replay()
         table.journal = journal
@@ -171,22 +178,22 @@ class ClubNode:
 
     # ------------------------------------------------------------------ presence
 
-    def presence(self, lt: LiveTable, seat: int, delta: int) -> None:
-        """A session of this node came to (+1) or left (-1) a seat (``WATCHERS``)."""
-        key = (lt.code, seat)
+    def presence(self, lt: LiveTable, seat: int | None, delta: int) -> None:
+        """A session of this node came to (+1) or left (-1) a seat (None: the watchers)."""
+        member = WATCHERS if seat is None else lt.seats[seat].player_id
+        if member is None:
+            return
+        key = (lt.code, member)
         n = max(0, self.local.get(key, 0) + delta)
         self.local[key] = n
-        self.sync.set_presence(lt.code, seat, self.name, n)
-        if seat != WATCHERS:
+        self.sync.set_presence(lt.code, member, self.name, n)
+        if member != WATCHERS:
             if delta > 0:
-                self.sync.back(lt.code, seat)
-            elif self._total(lt.code, seat) == 0:
-                self.sync.drop(lt.code, seat, self.wall())
+                self.sync.back(lt.code, member)
+            elif self.sync.presence_of(lt.code, self.wall() - LEASE_SECONDS).get(member, 0) == 0:
+                self.sync.drop(lt.code, member, self.wall())
         self.refresh_presence(lt)
         self.announce(lt.code, "presence")
-
-    def _total(self, code: str, seat: int) -> int:
-        return self.sync.presence_of(code, self.wall() - LEASE_SECONDS).get(seat, 0)
 
     def refresh_presence(self, lt: LiveTable) -> bool:
         """Seats' sessions and drop times as the whole club sees them; True if someone came
@@ -196,12 +203,13 @@ class ClubNode:
         before = (lt.watchers, [(s.sessions, s.dropped_at is None) for s in lt.seats])
         lt.watchers = counts.get(WATCHERS, 0)
         now_wall, now = self.wall(), self.club.clock()
-        for i, s in enumerate(lt.seats):
-            s.sessions = counts.get(i, 0)
-            if s.sessions or s.player_id is None or s.is_bot or lt.finished:
+        for s in lt.seats:
+            member = s.player_id
+            s.sessions = counts.get(member, 0) if member else 0
+            if s.sessions or member is None or s.is_bot or lt.finished:
                 s.dropped_at = None
-            elif i in drops:
-                s.dropped_at = now - (now_wall - drops[i])
-            else:  # its node died with it: away from now on
-                s.dropped_at = now - (now_wall - self.sync.drop(lt.code, i, now_wall))
+            elif member in drops:
+                s.dropped_at = now - (now_wall - drops[member])
+            else:  # his node died with his sessions: away from now on
+                s.dropped_at = now - (now_wall - self.sync.drop(lt.code, member, now_wall))
         return before != (lt.watchers, [(s.sessions, s.dropped_at is None) for s in lt.seats])

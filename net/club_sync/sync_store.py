@@ -14,7 +14,7 @@ from ecarte_tui.table import Entry
 from net.postgres import PgConnection
 from net.store import Store
 
-WATCHERS = -1  # the presence row of a table's watchers
+WATCHERS = "*"  # the presence row of a table's watchers
 
 
 def _now() -> str:
@@ -95,6 +95,13 @@ class SyncStore:
 
     # ------------------------------------------------------------------ tables
 
+    def is_current(self, key: str, seq: int) -> bool:
+        """No step after ``seq`` in the log of match ``key``."""
+        with self.store._lock:
+            last = self.store._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?", (key,)).fetchone()
+        return int(last[0]) <= seq
+
     def save_if_current(self, code: str, seq: int, ecn: str, status: str,
                         winner: str | None) -> bool:
         """Store the record of the replay up to step ``seq`` unless the log is further on
@@ -108,13 +115,21 @@ class SyncStore:
                        "updated = ? WHERE code = ?", (ecn, status, winner, _now(), code))
         return True
 
-    def genesis(self, code: str, proposed: str) -> str:
-        """The table's genesis: ``proposed`` unless another process set one first."""
+    def genesis(self, key: str, proposed: str) -> str:
+        """The match's genesis (its log's step 0): ``proposed`` unless another process wrote
+        one first."""
         with self.store._tx() as db:
-            db.execute("UPDATE tables SET genesis = ? WHERE code = ? AND genesis IS NULL",
-                       (proposed, code))
-            row = db.execute("SELECT genesis FROM tables WHERE code = ?", (code,)).fetchone()
-        return str(row[0]) if row and row[0] else proposed
+            db.execute("INSERT OR IGNORE INTO table_log (code, seq, entry, node, at) "
+                       "VALUES (?, 0, ?, 'genesis', ?)", (key, proposed, _now()))
+            row = db.execute("SELECT entry FROM table_log WHERE code = ? AND seq = 0",
+                             (key,)).fetchone()
+        return str(row[0]) if row else proposed
+
+    def has_genesis(self, key: str) -> bool:
+        with self.store._lock:
+            row = self.store._db.execute(
+                "SELECT 1 FROM table_log WHERE code = ? AND seq = 0", (key,)).fetchone()
+        return row is not None
 
     def claim_seat(self, code: str, seat: int, player_id: str, name: str) -> bool:
         """Take a free seat; False if someone (in any process) took it first."""
@@ -127,44 +142,44 @@ class SyncStore:
 
     # ------------------------------------------------------------------ presence
 
-    def set_presence(self, code: str, seat: int, node: str, sessions: int) -> None:
+    def set_presence(self, code: str, member: str, node: str, sessions: int) -> None:
         with self.store._tx() as db:
             if sessions > 0:
                 db.execute(
-                    "INSERT INTO presence (code, seat, node, sessions) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT(code, seat, node) DO UPDATE SET sessions = excluded.sessions",
-                    (code, seat, node, sessions))
+                    "INSERT INTO presence (code, member, node, sessions) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(code, member, node) DO UPDATE SET sessions = excluded.sessions",
+                    (code, member, node, sessions))
             else:
-                db.execute("DELETE FROM presence WHERE code = ? AND seat = ? AND node = ?",
-                           (code, seat, node))
+                db.execute("DELETE FROM presence WHERE code = ? AND member = ? AND node = ?",
+                           (code, member, node))
 
-    def presence_of(self, code: str, live_since: float) -> dict[int, int]:
-        """Sessions per seat (``WATCHERS`` for watchers) over the processes still alive."""
+    def presence_of(self, code: str, live_since: float) -> dict[str, int]:
+        """Sessions per member (``WATCHERS`` for the watchers) over the processes alive."""
         with self.store._lock:
             rows = self.store._db.execute(
-                "SELECT p.seat, SUM(p.sessions) FROM presence p JOIN nodes n ON n.node = p.node "
-                "WHERE p.code = ? AND n.beat >= ? GROUP BY p.seat", (code, live_since)).fetchall()
-        return {int(s): int(n) for s, n in rows}
+                "SELECT p.member, SUM(p.sessions) FROM presence p "
+                "JOIN nodes n ON n.node = p.node WHERE p.code = ? AND n.beat >= ? "
+                "GROUP BY p.member", (code, live_since)).fetchall()
+        return {str(m): int(n) for m, n in rows}
 
-    def drop(self, code: str, seat: int, at: float) -> float:
-        """Nobody is at the seat since ``at`` (kept if it was already empty): returns since
-        when."""
+    def drop(self, code: str, member: str, at: float) -> float:
+        """The seated ``member`` is away since ``at`` (kept if he was already): since when."""
         with self.store._tx() as db:
-            db.execute("INSERT INTO seat_drops (code, seat, at) VALUES (?, ?, ?) "
-                       "ON CONFLICT(code, seat) DO NOTHING", (code, seat, at))
-            row = db.execute("SELECT at FROM seat_drops WHERE code = ? AND seat = ?",
-                             (code, seat)).fetchone()
+            db.execute("INSERT OR IGNORE INTO seat_drops (code, member, at) VALUES (?, ?, ?)",
+                       (code, member, at))
+            row = db.execute("SELECT at FROM seat_drops WHERE code = ? AND member = ?",
+                             (code, member)).fetchone()
         return float(row[0])
 
-    def back(self, code: str, seat: int) -> None:
+    def back(self, code: str, member: str) -> None:
         with self.store._tx() as db:
-            db.execute("DELETE FROM seat_drops WHERE code = ? AND seat = ?", (code, seat))
+            db.execute("DELETE FROM seat_drops WHERE code = ? AND member = ?", (code, member))
 
-    def drops_of(self, code: str) -> dict[int, float]:
+    def drops_of(self, code: str) -> dict[str, float]:
         with self.store._lock:
             rows = self.store._db.execute(
-                "SELECT seat, at FROM seat_drops WHERE code = ?", (code,)).fetchall()
-        return {int(s): float(a) for s, a in rows}
+                "SELECT member, at FROM seat_drops WHERE code = ?", (code,)).fetchall()
+        return {str(m): float(a) for m, a in rows}
 
     # ------------------------------------------------------------------ leases and nodes
 

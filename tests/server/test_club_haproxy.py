@@ -47,14 +47,16 @@ async def start_proxy(binary: str, listen: int, nodes: list[int]) -> asyncio.sub
     raise AssertionError("haproxy did not start")
 
 
-def seat_nodes(data: Path, code: str) -> dict[int, str]:
+def player_nodes(data: Path, code: str) -> dict[str, str]:
+    """Player name -> the node serving his session at the table (the club's presence)."""
     store = Store(data / "club.db")
     try:
         rows = store._db.execute(
-            "SELECT seat, node FROM presence WHERE code = ? AND seat >= 0", (code,)).fetchall()
+            "SELECT pl.name, p.node FROM presence p JOIN players pl ON pl.id = p.member "
+            "WHERE p.code = ?", (code,)).fetchall()
     finally:
         store.close()
-    return {int(s): str(n) for s, n in rows}
+    return {str(name): str(node) for name, node in rows}
 
 
 async def test_two_nodes_behind_haproxy_are_one_club(tmp_path, haproxy):
@@ -83,8 +85,9 @@ async def test_two_nodes_behind_haproxy_are_one_club(tmp_path, haproxy):
         await ben.wait_for("first visit")
         ben.press(b"\r")
         await anna.wait_for("Draw for the deal")
-        where = seat_nodes(data, code)
-        assert len(where) == 2 and where[0] != where[1], "leastconn: one player per node"
+        where = player_nodes(data, code)
+        assert set(where) == {"anna", "ben"} and where["anna"] != where["ben"], \
+            "leastconn: one player per node"
 
         def mid_hand(screen: str) -> bool:
             return "trick 2/5" in screen.split("\n", 1)[0]
@@ -92,7 +95,7 @@ async def test_two_nodes_behind_haproxy_are_one_club(tmp_path, haproxy):
         await asyncio.gather(anna.play(until=mid_hand), ben.play(until=mid_hand))
         # ben's node dies; ben comes back through the same address, to the other node
         ben_node = next(n for n in nodes if n.proc is not None
-                        and f":{n.proc.pid}" in where[1])
+                        and where["ben"].endswith(f":{n.proc.pid}"))
         ben_node.kill()
         await ben_node.wait()
         await ben.close()

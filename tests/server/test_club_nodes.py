@@ -171,3 +171,49 @@ def test_a_table_replays_the_same_rules(db, tmp_path):
     one.sit(lt.code, BRUNO)
     assert lt.table is not None and "Seed" not in lt.table.tags, "keyed deals write no seed"
     assert lt.table.rules == rules
+
+
+def test_a_pool_whose_players_sit_on_two_nodes_rotates_on_both(db, tmp_path):
+    """Pool écarté (001, loser_out) with ann on node one, bob and cleo on node two: each
+    round is its own log; the node in charge starts the next round, the other follows it."""
+    from net import pool_tables
+    from net.clubhouse.options import ClubOptions
+
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
+    opts = TableOptions("classic", (("target", "2"),), club=ClubOptions(pool="loser_out"))
+    lt1, _ = one.create(ANNA, opts)
+    read = lambda: (one.node.read_feed(), two.node.read_feed())  # noqa: E731
+    read()
+    lt2, _ = two.sit(lt1.code, BRUNO)
+    carl = Player("SHA256:carl", "carl")
+    _, seat = two.sit(lt1.code, carl)
+    assert seat == pool_tables.WAITING_SEAT
+    read()
+    assert lt1.rounds is not None and lt1.rounds.pool is not None, "node one has the pool"
+    assert [s.player_id for s in lt1.seats] == [s.player_id for s in lt2.seats]
+    rng = random.Random(2)
+    for number in (1, 2, 3):
+        assert lt1.rounds.number == number and lt2.rounds.number == number  # type: ignore[union-attr]
+        t1, t2 = lt1.table, lt2.table
+        assert t1 is not None and t2 is not None and t1 is not t2
+        node_of = {ANNA.id: t1, BRUNO.id: t2, carl.id: t2}
+        while t1.status != "over":
+            seats = {i: node_of[lt1.seats[i].player_id] for i in (0, 1)}  # type: ignore[index]
+            step(seats, rng)
+            read()
+        assert t2.status == "over"
+        assert lt1.rounds.recorded == number and lt2.rounds.recorded == number  # type: ignore[union-attr]
+        waiting = lt1.seats[pool_tables.WAITING_SEAT].player_id
+        # the node in charge (the table's lease: node one, which created it) starts it
+        assert one.node.holds(lt1.code) and not two.node.holds(lt1.code)  # type: ignore[union-attr]
+        pool_tables.start_next(one, lt1)
+        read()
+        assert lt1.rounds.number == number + 1
+        assert lt2.rounds.number == number + 1, "node two followed into the next round"
+        assert waiting in (lt2.seats[0].player_id, lt2.seats[1].player_id)
+        assert [s.player_id for s in lt1.seats] == [s.player_id for s in lt2.seats]
+        assert lt2.table is not None and lt2.table.record_text() == lt1.table.record_text()  # type: ignore[union-attr]
+    records = [one.store.table(lt1.code)]
+    assert records[0] is not None
+    finished = one.stored_round(f"{lt1.code}.2")
+    assert finished is not None and finished.status == "finished"
