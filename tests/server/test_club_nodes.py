@@ -217,3 +217,66 @@ def test_a_pool_whose_players_sit_on_two_nodes_rotates_on_both(db, tmp_path):
     assert records[0] is not None
     finished = one.stored_round(f"{lt1.code}.2")
     assert finished is not None and finished.status == "finished"
+
+
+async def test_a_bot_runs_where_the_lease_is_and_moves_when_its_node_dies(tmp_path):
+    """A table against the server's bot: its bot plays on the node holding the table's
+    lease; when that node stops beating (killed), another takes the lease and the bot."""
+    import asyncio
+
+    from net.club_sync import node as node_module
+
+    db = tmp_path / "club.db"
+    now = [1000.0]
+    one = make_node(db, "one", 3, tmp_path)
+    two = make_node(db, "two", 4, tmp_path)
+    for club in (one, two):
+        club.node.wall = lambda: now[0]  # type: ignore[union-attr]
+        club.bot_factory = lambda level, seed: __import__(  # type: ignore[assignment]
+            "ecarte_tui.bots", fromlist=["make_bot"]).make_bot("random", seed)
+        club.node.beat()  # type: ignore[union-attr]
+    lt1, _ = one.create(ANNA, TableOptions(opponent="bot:random"))
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2 = two.tables[lt1.code]
+    assert lt1.bots[1] is not None and lt2.bots[1] is None, "the bot runs on node one only"
+    t1, t2 = lt1.table, lt2.table
+    assert t1 is not None and t2 is not None
+
+    async def anna_moves_until(table: Table, steps: int) -> None:
+        """anna (seat A) plays from ``table``'s node; only the bot moves seat B."""
+        rng = random.Random(1)
+        for _ in range(steps):
+            for _ in range(400):
+                await asyncio.sleep(0.005)
+                one.node.read_feed()  # type: ignore[union-attr]
+                two.node.read_feed()  # type: ignore[union-attr]
+                if table.status == "over" or table.waiting_for == 0 or (
+                        table.status == "between" and not table.has_asked_next_hand(0)):
+                    break
+            if table.status == "over":
+                return
+            if table.status == "between":
+                table.ready(0)
+            elif table.status == "choose":
+                table.choose_dealer(0, rng.randrange(2))
+            elif table.waiting_for == 0:
+                legal = sorted(table.match.legal_actions(0), key=str)
+                if not legal or (table._king_gate == 0 and KING not in legal):
+                    table.pass_king(0)
+                else:
+                    table.submit(0, rng.choice(legal))
+
+    await anna_moves_until(t1, 6)
+    moved_before = t2.seq
+    assert moved_before > 0
+    # node one dies: no more heartbeats; node two's beat after the lease time takes over
+    one.node.beat = lambda: None  # type: ignore[method-assign]
+    for b in lt1.bots:
+        if b is not None:
+            b.stop()
+    now[0] += node_module.LEASE_SECONDS + 1
+    two.node.beat()  # type: ignore[union-attr]
+    assert lt2.bots[1] is not None, "node two took the lease and runs the bot"
+    await anna_moves_until(t2, 400)
+    assert t2.status == "over", "the match ends against the bot now on node two"
+    assert two.store.table(lt1.code).status == "finished"  # type: ignore[union-attr]
