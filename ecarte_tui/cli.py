@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # subcommand -> (module, one-line help); each module has add_arguments(parser) and run(args)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("ecarte_tui.commands.play", "sit down at the table against the bot"),
+    "rules": ("ecarte_tui.commands.rules", "the rules of a preset, every rule with its source"),
     "replay": ("ecarte_tui.commands.replay", "check an ECN record and show it move by move"),
     "arena": ("ecarte_tui.commands.arena", "play bots against each other and measure them"),
     "bench": ("ecarte_tui.commands.bench", "print speed figures (engine, ui, ssh)"),

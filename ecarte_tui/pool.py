@@ -15,7 +15,7 @@ seat to the one waiting). The pool board shows who plays, who waits, the games w
 (``streak``, the whole evening's run) and the pools taken. A ``Pool`` is plain data: the
 server stores ``to_json()`` with the table and rebuilds it with ``from_json`` after a
 restart. It lives beside the table (no I/O, no Textual) so that the local pool against two
-bots and the club server share it; ``net.clubhouse.pool`` re-exports it.
+bots and the club server share it; ``net.club.clubhouse.pool`` re-exports it.
 """
 
 from __future__ import annotations

@@ -260,7 +260,7 @@ def format_table(summary: dict[str, object]) -> str:
         "",
         "win rate: matches won; 95% CI: Wilson score interval over matches (duplicate pairs "
         "make it conservative); vole, at risk, penalty: share of hands in which the bot took "
-        "all five tricks, risked the penalty for insisting (RULES.md §6), and paid it; "
+        "all five tricks, risked the penalty for insisting (`ecarte rules`), and paid it; "
         "decision ms: time to choose, counted when there was a choice.",
     ]
     return "\n".join(lines)

@@ -35,11 +35,9 @@ def run(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     if args.theme:
-        from textual.theme import BUILTIN_THEMES
-
         from ..ui.themes import load_themes
 
-        known = [*load_themes(), *BUILTIN_THEMES]
+        known = list(load_themes())  # the game's own themes, as in settings and the palette
         if args.theme not in known:
             print(f"ecarte play: unknown theme {args.theme!r} (known: {', '.join(known)})",
                   file=sys.stderr)

@@ -1,4 +1,5 @@
-"""``ecarte replay FILE [--json]``: check a record and show it, the contract of ECN.md."""
+"""``ecarte replay FILE [--json]``: check a record and show it (ECN, described in the README's
+"Game records", the section this command's help points to)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from ..engine.ecn import SYNTAX, Record
 from ..engine.replay_text import replay_lines
 
 FORFEIT_HELP = """\
+ECN, the record format (tags, the hand's lines, one action per line, cards
+such as KS or TH, the exit statuses), is described in the README, section
+"Game records"; the rules its tags name are printed by `ecarte rules PRESET`.
+
 A match ended by forfeit: the tag [Forfeit "B"] says that B did not come back in
 time (A for A). It changes no card: read at the end of the record, it gives the
 game in progress (if any) and the match to the other seat, so --json shows that
@@ -23,7 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.RawDescriptionHelpFormatter  # the epilog's lines as written
     p.epilog = FORFEIT_HELP
     p.add_argument("file", metavar="FILE", help="an ECN record (- for standard input)")
-    p.add_argument("--json", action="store_true", help="print the JSON summary of ECN.md")
+    p.add_argument("--json", action="store_true",
+                   help="print the record's summary as one JSON object (README: Game records)")
     p.add_argument(
         "--table",
         action="store_true",

@@ -8,6 +8,7 @@ suspended, and learns everything about the game from the table it is bound to.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -15,21 +16,25 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
 from ..bot_seat import Chooser
 from ..engine import EcnError
 from ..pool import POOL_RULE_DESCRIPTIONS
 from ..table import Table
+from .ascii_filter import AsciiFilter, ascii_key
 from .local_game import GameOptions, LocalGame
-from .settings import (
-    Settings,
-    clear_save,
-    load_settings,
-    read_save,
-    save_settings,
-    write_save,
+from .saved_games import (
+    SavedGame,
+    forget,
+    list_saved,
+    new_save_path,
+    read_saved,
+    to_make_room,
+    write_game,
 )
+from .settings import Settings, load_settings, save_settings
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.felt import Look
 
@@ -40,6 +45,26 @@ STYLES = Path(__file__).parent / "styles"
 POOL_COMMANDS = (("loser_out", "Pool vs two bots (001)"), ("two_in_row", "Pool vs two bots (003)"))
 
 
+class GameThemes(Provider):
+    """The command palette's theme list: the themes the settings screen offers."""
+
+    def _choices(self) -> list[tuple[str, Callable[[], None]]]:
+        app = self.app
+        themes: dict[str, tuple[object, str]] = getattr(app, "themes", {})
+        return [(title, partial(setattr, app, "theme", name))
+                for name, (_theme, title) in themes.items()]
+
+    async def discover(self) -> Hits:
+        for title, choose in self._choices():
+            yield DiscoveryHit(title, choose)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, choose in self._choices():
+            if (score := matcher.match(title)) > 0:
+                yield Hit(score, matcher.highlight(title), choose)
+
+
 class EcarteApp(App[int]):
     TITLE = "Écarté"
     CSS_PATH: ClassVar[list[str | Path]] = [
@@ -47,7 +72,9 @@ class EcarteApp(App[int]):
         STYLES / "home.tcss",
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # shown in the keys' line of every screen without a quit key of its own (help,
+        # rules, settings); where q quits too the line names q alone (same action)
+        Binding("ctrl+q", "app.quit", "Quit", key_display="^q", priority=True),
         Binding("f1", "help", "Help", show=False),
         Binding("ctrl+z", "suspend_process", "Suspend", show=False),
     ]
@@ -76,6 +103,10 @@ class EcarteApp(App[int]):
         """
         super().__init__()
         self.served = served
+        self._table_note = ""
+        if served:  # a club names its own way out on every screen (q: the lobby, then quit)
+            by_key = self._bindings.key_to_bindings
+            by_key["ctrl+q"] = [replace(b, show=False) for b in by_key.get("ctrl+q", [])]
         self.settings = settings if settings is not None else (
             Settings() if served else load_settings())
         self.persist = (not served) if save is None else (save and not served)
@@ -91,9 +122,15 @@ class EcarteApp(App[int]):
         self.themes = load_themes()
         for theme, _title in self.themes.values():
             self.register_theme(theme)
+        # only the game's own themes: the ones settings and the palette offer, and save
         wanted = self.settings.theme
-        self.theme = wanted if wanted in self.available_themes else (
-            DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
+        theme = wanted if wanted in self.themes else (
+            DEFAULT_THEME if DEFAULT_THEME in self.themes else "textual-dark")
+        self.settings = self.settings.updated(theme=theme)  # not saved: the file stays as is
+        self.theme = theme
+        # the ASCII setting reaches every cell drawn, Textual's own widgets' too
+        self.ascii_filter = AsciiFilter(enabled=self.settings.ascii_cards)
+        self._filters.append(self.ascii_filter)
 
     # ------------------------------------------------------------------ setup
 
@@ -105,6 +142,13 @@ class EcarteApp(App[int]):
     @property
     def look(self) -> Look:
         return Look(self.settings.four_colour, self.settings.ascii_cards)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key's name in the key bar: in ASCII mode, ``enter`` rather than its symbol."""
+        shown = super().get_key_display(binding)
+        if self.ascii_filter.enabled and not shown.isascii():
+            return ascii_key(shown)
+        return shown
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(TABLE_VARIABLES)
@@ -131,8 +175,8 @@ class EcarteApp(App[int]):
             self.start_pool(self.pool_rule, options)
         else:
             if self.has_saved_game():
-                self.notify("Your saved game is kept until you quit this one; run `ecarte` "
-                            "and choose Continue to play it.", timeout=6)
+                self.note_on_table("Your saved games are kept; run `ecarte` to choose one on the "
+                                   "home screen.")
             self.start_game(self.options or GameOptions.from_settings(self.settings))
 
     def _delay(self) -> float:
@@ -143,7 +187,15 @@ class EcarteApp(App[int]):
         from .screens.table import TableScreen
 
         screen = TableScreen(table, seat, self.look, self.settings.auto_announce, on_watching)
+        if self._table_note:
+            screen.note(self._table_note)
+            self._table_note = ""
         self.push_screen(screen)
+
+    def note_on_table(self, text: str) -> None:
+        """A word for the player shown above the next table's felt until his first move: a
+        toast there covered his hand, the prompt or the box of the draw."""
+        self._table_note = text
 
     def _start_local(self, game: LocalGame) -> None:
         self._stop_local()
@@ -188,18 +240,32 @@ class EcarteApp(App[int]):
             self.pop_screen()
         self.push_screen(PoolTableScreen(self.pool, game, self.look, self.settings.auto_announce))
 
-    def has_saved_game(self) -> bool:
-        return self.persist and read_save() is not None
+    def saved_games(self) -> list[SavedGame]:
+        """The saved games, newest first; none for a served app or one that does not save."""
+        return list_saved() if self.persist else []
 
-    def continue_game(self) -> bool:
-        text = read_save() if self.persist else None
-        if text is None:
+    def has_saved_game(self) -> bool:
+        return bool(self.saved_games())
+
+    def continue_game(self, path: Path | None = None) -> bool:
+        """Sit down again at a saved game (the newest without ``path``); a file that cannot
+        be read is reported and left as it is."""
+        if not self.persist:
             return False
+        if path is None:
+            playable = [g for g in self.saved_games() if g.error is None]
+            if not playable:
+                return False
+            path = playable[0].path
         try:
+            text = path.read_text(encoding="utf-8")
             game = LocalGame.resume(text, self._delay(), self.opponent)
-        except EcnError:
-            self.notify("The saved game could not be read; it was set aside.", severity="error")
+        except (OSError, UnicodeDecodeError, EcnError) as e:
+            reason = read_saved(path).error or str(e)
+            self.notify(f"This saved game cannot be played ({reason}); the file is left as "
+                        f"it is: {path}", severity="error", timeout=10)
             return False
+        game.saved_as = path
         self._start_local(game)
         return True
 
@@ -207,6 +273,12 @@ class EcarteApp(App[int]):
 
     def apply_settings(self, settings: Settings) -> None:
         self.settings = settings
+        if self.ascii_filter.enabled != settings.ascii_cards:
+            self.ascii_filter.enabled = settings.ascii_cards
+            self.refresh_bindings()  # the key names
+            for screen in self.screen_stack:  # every line drawn again, through the filter
+                for widget in screen.walk_children(with_self=True):
+                    widget.refresh()
         if settings.theme in self.available_themes and settings.theme != self.theme:
             self.theme = settings.theme
         if self.local is not None:
@@ -225,6 +297,12 @@ class EcarteApp(App[int]):
     def watch_theme(self, theme: str) -> None:
         if theme != self.settings.theme and theme in self.themes:
             self.apply_settings(self.settings.updated(theme=theme))
+
+    def search_themes(self) -> None:
+        """The palette's "Theme" offers the game's themes only, by the titles settings use:
+        Textual's own themes lack the table's colours and would not be saved."""
+        self.push_screen(CommandPalette(providers=[GameThemes],
+                                        placeholder="Search for themes…"))
 
     # ------------------------------------------------------------------ actions
 
@@ -250,22 +328,24 @@ class EcarteApp(App[int]):
     def action_new_game(self) -> None:
         if not self.can_start_games:
             return
-        self._save_current()
-        self.start_game(self.options or GameOptions.from_settings(self.settings))
+        self._leave_game(lambda: self.start_game(
+            self.options or GameOptions.from_settings(self.settings)), "a new game")
 
     def action_pool(self, rule: str) -> None:
         """A pool against two bots from the palette (the game in progress is saved)."""
         if not self.can_start_games or self.served:
             return
-        self._save_current()
-        self.start_pool(rule, self.options or GameOptions.from_settings(self.settings))
+        self._leave_game(lambda: self.start_pool(
+            rule, self.options or GameOptions.from_settings(self.settings)), "a pool")
 
     def action_home(self) -> None:
-        from .screens.home import HomeScreen
-
         if self.served:
             return
-        self._save_current()
+        self._leave_game(self._go_home, "going home")
+
+    def _go_home(self) -> None:
+        from .screens.home import HomeScreen
+
         self._stop_local()
         self.table = None
         self.pool = None
@@ -273,27 +353,81 @@ class EcarteApp(App[int]):
             self.pop_screen()
         self.push_screen(HomeScreen())
 
+    def _leave_game(self, then: Callable[[], None], going: str) -> None:
+        """Save the game in progress, then go on with ``then``. If it would be an eleventh
+        saved game, ask first: keeping it forgets the oldest, and only the player says so."""
+        from .screens.ask import AskScreen
+
+        if not self._needs_new_save():
+            self._save_current()
+            then()
+            return
+        oldest = to_make_room(self.saved_games())
+        if oldest is None:
+            self._save_current()
+            then()
+            return
+        if isinstance(self.screen, AskScreen):
+            return  # asked already: the question on screen has the answers
+
+        def answered(answer: str | None) -> None:
+            if answer == "keep":
+                forget(oldest.path)
+                self._save_current()
+            elif answer != "drop":
+                return  # cancelled: back to the game, nothing saved or forgotten
+            then()
+
+        self.push_screen(AskScreen(
+            f"Keep this game before {going}?",
+            f"Ten saved games are kept. Keeping this one forgets the oldest:\n"
+            f"{oldest.label()}\nEsc: back to the game.",
+            [("keep", "Keep it, forget the oldest", "y"), ("drop", "Don't keep it", "n")],
+        ), answered)
+
+    def _needs_new_save(self) -> bool:
+        """Would leaving now save a game that has no file yet?"""
+        local = self.local
+        return (self.persist and isinstance(local, LocalGame) and self.pool is None
+                and local.saved_as is None and local.in_progress)
+
     def _save_current(self) -> None:
-        """Keep the game in progress for the next start (local play only)."""
-        if not self.persist or self.local is None or self.pool is not None:
-            return  # a pool is not saved: the saved game, if any, stays as it was
+        """Keep the game in progress in its own file (local play only); a game that ended
+        is no longer a saved game, so its file goes."""
+        local = self.local
+        if not self.persist or not isinstance(local, LocalGame) or self.pool is not None:
+            return  # a pool is not saved: the saved games stay as they were
         try:
-            if self.local.in_progress:
-                write_save(self.local.table.record_text())
-            else:
-                clear_save()
+            if local.in_progress:
+                path = local.saved_as or new_save_path()
+                write_game(path, local.table.record_text())
+                local.saved_as = path
+            elif local.saved_as is not None:
+                forget(local.saved_as)
+                local.saved_as = None
         except OSError as e:
             self.notify(f"The game could not be saved: {e}", severity="error")
 
     def action_quit(self) -> None:  # type: ignore[override]
-        self._save_current()
-        self._stop_local()
-        self.exit(0)
+        def leave() -> None:
+            self._stop_local()
+            self.exit(0)
+
+        self._leave_game(leave, "quitting")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.served and action in ("suspend_process", "screenshot"):
             return False
         return True
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (when no text is selected to copy): a local game quits as with q, the
+        game saved; a served session is only told how to leave (a reflex must not drop a
+        player from his table)."""
+        if self.served:
+            super().action_help_quit()
+        else:
+            self.action_quit()
 
     def action_suspend_process(self) -> None:
         if self.served:

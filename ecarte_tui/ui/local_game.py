@@ -7,6 +7,7 @@ files.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..bot_seat import BotSeat, Chooser
 from ..engine import Rules
@@ -64,6 +65,7 @@ class LocalGame:
         self.seat = seat
         self.opponent = opponent
         self.bot_seat = BotSeat(table, 1 - seat, opponent, delay)
+        self.saved_as: Path | None = None  # its saved game's file, once it has one
 
     @classmethod
     def create(cls, options: GameOptions, delay: float, opponent: Chooser | None = None

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..engine import KING, PLAY, PROPOSE, Kind, SeatView
 from ..engine.actions import ACCEPT, REFUSE
-from ..engine.cards import SUIT_NAMES, cards_of
+from ..engine.cards import KING as KING_FACE
+from ..engine.cards import SUIT_NAMES, SUIT_SYMBOLS, cards_of, make_card
 from ..engine.match import Phase
 from ..engine.view import Event
 from .card_art import Glyphs, short_label
@@ -70,8 +71,10 @@ def log_lines(view: SeatView, names: tuple[str, str], g: Glyphs) -> list[str]:
     if view.turn_up is not None and view.turn_up & 7 == 7:
         lines.append(f"Turn-up king: {names[view.dealer]} +1.")
     cards_seen = 0
-    for e in view.events:
+    king_lost = king_lost_after(view)
+    for i, e in enumerate(view.events):
         lines.append(describe_event(e, names, g))
+        lines += [king_lost_text(names[s]) for s in (0, 1) if king_lost.get(s) == i]
         if e.action.kind is Kind.CARD:
             cards_seen += 1
             if cards_seen % 2 == 0 and cards_seen // 2 <= len(view.tricks):
@@ -80,6 +83,36 @@ def log_lines(view: SeatView, names: tuple[str, str], g: Glyphs) -> list[str]:
     if _hand_ended(view):
         lines.extend(outcome_lines(view, names))
     return [line for line in lines if line]
+
+
+def king_lost_text(name: str) -> str:
+    return f"{name}: king not announced, point lost"
+
+
+def king_lost_after(view: SeatView) -> dict[int, int]:
+    """Who is known to have let the king of trumps go unannounced, and after which event
+    of the hand to say so (RULES.md §4: not announced in time, the point is lost).
+
+    The reader's own seat is told when its deadline passes (its first card, or the opening
+    lead under ``opening_lead``); another seat only when the king shows, played to a trick
+    (its hand is never read)."""
+    if view.king is not None or view.trump is None or view.turn_up is None:
+        return {}
+    king = make_card(KING_FACE, view.trump)  # (the turn-up king is nobody's: it is the dealer's +1)
+    if view.turn_up == king:
+        return {}
+    cards = [(i, e) for i, e in enumerate(view.events) if e.action.kind is Kind.CARD]
+    found: dict[int, int] = {}
+    for seat in (0, 1):
+        played = next((i for i, e in cards if e.seat == seat and e.action.card == king), None)
+        if seat == view.seat and (played is not None or king in view.hand):
+            mine = [i for i, e in cards if view.rules.king_deadline == "opening_lead"
+                    or e.seat == seat]
+            if mine:
+                found[seat] = mine[0]
+        elif played is not None:
+            found[seat] = played
+    return found
 
 
 def _hand_ended(view: SeatView) -> bool:
@@ -142,8 +175,10 @@ def prompt_for(
     names: tuple[str, str],
     g: Glyphs,
     ready: tuple[bool, bool] = (False, False),
+    king_quiet: bool = False,
 ) -> Prompt:
-    """What the player is asked now (or what the table is waiting for)."""
+    """What the player is asked now (or what the table is waiting for). ``king_quiet``: the
+    player holding the king said he keeps it quiet (``x``), so it is no longer asked."""
     me = view.seat if view.seat is not None else 0
     opp = names[1 - me]
     if status == "over" and view.forfeit is not None:  # nothing to play, nothing to start
@@ -165,19 +200,25 @@ def prompt_for(
     first = view.exchanges == 0
     if view.phase is Phase.TRICKS:
         king = KING in legal
-        king_keys = " · k “I have the king!”" if king else ""
+        quiet = "" if king_quiet else " · x keep it quiet"
+        king_keys = f" · k “I have the king!”{quiet}" if king else ""
         if waiting_for == me and view.to_move != me and king:
             return Prompt(
                 "You hold the king of trumps. Announce it before the first lead?",
-                "k announce (+1) · x pass", "king_gate")
+                "k announce (+1) · x keep it quiet (no point)", "king_gate")
         if view.to_move == me:
             if view.trick_lead is None:
                 what = "Your lead: choose a card."
             else:
                 what = f"{opp} led {short_label(view.trick_lead, g)}: your card."
-            return Prompt(what, "1–5 or ←/→ enter · click" + king_keys, "card")
+            arrows = "←/→" if g.suits == SUIT_SYMBOLS else "left/right"  # ASCII: in words
+            return Prompt(what, f"1–5 or {arrows} enter · click" + king_keys, "card")
+        if king and king_quiet:
+            return Prompt("You keep the king of trumps quiet: its point is lost at your first "
+                          "card.", "k “I have the king!”", "king")
         if king:
-            return Prompt("You hold the king of trumps.", "k “I have the king!”", "king")
+            return Prompt("You hold the king of trumps. Announce it, or keep it quiet?",
+                          "k “I have the king!” (+1) · x keep it quiet", "king")
         if waiting_for is not None and waiting_for != me and view.to_move == me:
             return Prompt(f"Waiting: {opp} may announce the king…", "", "wait")
         return Prompt(f"{opp} to play…", "", "wait")

@@ -103,6 +103,30 @@ def hint_for(view: SeatView) -> Hint:
     return Hint(getattr(result, "action", None), str(getattr(result, "reason", "")))
 
 
+_RESTATED: dict[Kind, tuple[str, ...]] = {
+    Kind.PLAY: ("play without proposing",),
+    Kind.PROPOSE: ("propose",),
+    Kind.ACCEPT: ("accept",),
+    Kind.REFUSE: ("refuse",),
+    Kind.KING: ("announce the king of trumps", "announce the king"),
+}
+
+
+def reason_after_action(action: Action, reason: str) -> str:
+    """The expert's reason without the action it opens with ("play K♠: wins 3 tricks..."
+    gives "wins 3 tricks..."): the hint names the action once, in the player's own card
+    labels, and the reason says why."""
+    label = action.label()
+    heads = set(_RESTATED.get(action.kind, ()))
+    heads.add(f"play {label}" if action.kind is Kind.CARD else label)
+    head, sep, rest = reason.partition(": ")
+    if sep and head in heads and rest:
+        return rest
+    if reason.startswith(f"{label} is "):  # "K♠ is the only legal move"
+        return "it" + reason[len(label):]
+    return reason
+
+
 def action_words(action: Action, label: str) -> str:
     """An action as the hint says it: "play K♠", "propose", "discard 7♠ 8♥"."""
     kind = action.kind

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from ..engine import Match, Record, SeatView, seat_view
 from ..engine.cards import SUIT_NAMES
 from ..engine.match import Phase
+from .ascii_filter import AsciiFilter
 from .narration import log_lines, role_text
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.chips import ChipsPanel
@@ -187,6 +188,8 @@ class ReplayApp(App[int]):
         wanted = theme or DEFAULT_THEME
         if wanted in self.available_themes:
             self.theme = wanted
+        if self.look.ascii_cards:  # the whole screen in ASCII, as at the table
+            self._filters.append(AsciiFilter())
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(TABLE_VARIABLES)

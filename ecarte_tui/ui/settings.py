@@ -54,7 +54,7 @@ def settings_path() -> Path:
 
 
 def save_path() -> Path:
-    """The game in progress, as ECN."""
+    """The one saved game of earlier versions; ``saved_games`` moves it in with the others."""
     return data_dir() / "saved.ecn"
 
 
@@ -99,7 +99,8 @@ def _toml_value(v: object) -> str:
 
 
 def settings_toml(settings: Settings) -> str:
-    lines = ["# Écarté settings: edit here or on the settings screen (s)."]
+    lines = ["# Écarté settings: edit here or on the settings screen (F3, or Settings on the "
+             "home screen)."]
     lines += [f"{k} = {_toml_value(v)}" for k, v in asdict(settings).items()]
     return "\n".join(lines) + "\n"
 
@@ -110,28 +111,3 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(settings_toml(settings), encoding="utf-8")
     os.replace(tmp, path)
-
-
-def write_save(text: str, path: Path | None = None) -> None:
-    """Save the game in progress atomically, so a crash never leaves half a record."""
-    path = path or save_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def read_save(path: Path | None = None) -> str | None:
-    path = path or save_path()
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def clear_save(path: Path | None = None) -> None:
-    path = path or save_path()
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass

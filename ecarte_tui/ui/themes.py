@@ -22,7 +22,7 @@ TABLE_VARIABLES: dict[str, str] = {
     "felt": "#17603a",
     "felt-edge": "#0f3d26",
     "card-face": "#fbf8ef",
-    "card-edge": "#7a7a70",
+    "card-edge": "#686860",
     "card-red": "#c8102e",
     "card-black": "#1a1a1a",
     "card-blue": "#1f4fbf",
@@ -32,7 +32,7 @@ TABLE_VARIABLES: dict[str, str] = {
     "back-b": "#8e1c2b",
     "back-b-pattern": "#e07a88",
     "chip": "#f2c94c",
-    "chip-spent": "#3c7a55",
+    "chip-spent": "#8fb8a0",
     "cursor": "#ffd54a",
     "speech": "#fff5cc",
 }

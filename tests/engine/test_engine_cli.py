@@ -106,3 +106,70 @@ def test_a_byte_order_mark_is_not_an_error(write):
     r = replay(p, "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["hands"][0]["king"] == "A"
+
+
+# ------------------------------------------------------------------ ecarte rules
+
+
+def ecarte(*args, columns=80):
+    """The ``ecarte`` command in a subprocess, at a terminal width of ``columns``."""
+    env = dict(os.environ, COLUMNS=str(columns))
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run(
+        [sys.executable, "-m", "ecarte_tui", *map(str, args)],
+        capture_output=True, env=env, cwd=ROOT, timeout=60,
+    )
+
+
+def test_rules_without_a_preset_lists_them():
+    """Issue 12 item 11: ``ecarte rules`` and ``--list`` list the presets with their sources."""
+    for args in ((), ("--list",)):
+        r = ecarte("rules", *args)
+        out = r.stdout.decode()
+        assert r.returncode == 0 and r.stderr == b""
+        for preset, source in (("classic", "001"), ("academie", "000"), ("regles", "002"),
+                               ("britannica", "003"), ("nl", "004")):
+            assert f"  {preset}" in out and f"({source})" in out
+        assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_rules_of_an_unknown_preset_is_a_clear_error():
+    r = ecarte("rules", "piquet")
+    assert r.returncode == 2 and r.stdout == b""
+    err = r.stderr.decode()
+    assert "no preset 'piquet'" in err and "classic, academie, regles, britannica, nl" in err
+
+
+def test_rules_prints_the_page_f2_shows_with_every_source():
+    from ecarte_tui.engine import PRESETS
+    from ecarte_tui.ui.rules_text import rules_markdown
+
+    r = ecarte("rules", "nl", "--markdown")
+    assert r.returncode == 0 and r.stdout.decode() == rules_markdown(PRESETS["nl"])
+    r = ecarte("rules", "academie")
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "\x1b" not in out  # a pipe gets plain text
+    assert "Écarté — academie rules" in out and "(000, 004)" in out and "Sources" in out
+    assert "without having to show the king" in " ".join(out.split())
+    assert all(len(line) <= 80 and line == line.rstrip() for line in out.splitlines())
+
+
+def test_rules_needs_no_textual():
+    """The command starts fast: it imports Rich, never Textual or the SSH server."""
+    code = ("import sys, io, contextlib\nfrom ecarte_tui.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['rules', 'regles'])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'asyncssh')))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, env=env, cwd=ROOT,
+                       timeout=60)
+    assert r.returncode == 0 and r.stdout.decode().strip() == "[]", r.stderr
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_rules_screen(snapshot, columns):
+    """The page as a terminal of that width shows it (text snapshot; update with
+    ``--snapshot-update`` and read the .ambr diff before keeping it)."""
+    r = ecarte("rules", "classic", columns=columns)
+    assert r.returncode == 0
+    assert r.stdout.decode() == snapshot

@@ -5,15 +5,20 @@ list takes Enter for itself, and the Cancel button is only pressed when it is fo
 from __future__ import annotations
 
 from test_club_money_units import DialogHost
+from textual.color import Color
 from textual.widgets import Button, Select
 from textual.widgets._select import SelectCurrent
 
 from net.club import TableOptions
-from net.lobby.new_table_screen import NewTableScreen
+from net.screens.new_table_screen import NewTableScreen
 
 
 def _reversed(select: Select) -> bool:
-    return bool(select.query_one(SelectCurrent).rich_style.reverse)
+    """Drawn as focused: a bar of the theme's primary colour (app.tcss), which no other
+    field of the dialog has (within a unit of rounding)."""
+    bg = select.query_one(SelectCurrent).styles.background
+    primary = Color.parse(select.app.current_theme.primary)
+    return max(abs(a - b) for a, b in zip(bg.rgb, primary.rgb, strict=True)) <= 2
 
 
 async def test_focus_starts_on_the_first_field_and_is_drawn():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.saved_games import list_saved
 from ecarte_tui.ui.screens.home import HomeScreen
 from ecarte_tui.ui.screens.rules import RulesScreen
 from ecarte_tui.ui.screens.settings import SettingsScreen
@@ -44,8 +45,9 @@ async def test_quit_saves_the_game_and_home_continues_it():
         await settle(pilot)
         view = table.view(ME)
         await pilot.press("q")
-    text = save_path().read_text(encoding="utf-8")
-    assert "A propose" in text
+    [saved] = list_saved()
+    assert "A propose" in saved.path.read_text(encoding="utf-8")
+    assert not save_path().exists()  # each game has its own file now, not the old single one
     app = EcarteApp(home=True, settings=Settings(bot_speed="instant"), opponent=ScriptedOpponent(),
                     bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -54,6 +56,8 @@ async def test_quit_saves_the_game_and_home_continues_it():
         await settle(pilot)
         assert app.table is not None and app.table.view(ME).hand == view.hand
         assert table_screen(app).current_prompt().mode == "discard"
+        await pilot.press("q")
+    assert [g.path for g in list_saved()] == [saved.path]  # the same game, the same file
 
 
 @run

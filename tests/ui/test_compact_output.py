@@ -21,7 +21,7 @@ from textual._compositor import ChopsUpdate, LayoutUpdate
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-import net.server_tuning as server_tuning
+import net.ssh.server_tuning as server_tuning
 from ecarte_tui.engine import Phase, Rules
 from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp

@@ -213,6 +213,7 @@ async def test_the_palette_starts_a_pool_from_home():
 
 @run
 async def test_quitting_a_pool_saves_nothing():
+    from ecarte_tui.ui.saved_games import list_saved
     from ecarte_tui.ui.settings import save_path
 
     app = EcarteApp(settings=Settings(), options=OPTIONS, opponent=ScriptedOpponent(),
@@ -226,3 +227,4 @@ async def test_quitting_a_pool_saves_nothing():
         await pilot.pause()
     assert app.return_code == 0
     assert not save_path().exists()  # `continue` never offers a pool it cannot restore
+    assert list_saved() == []

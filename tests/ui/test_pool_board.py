@@ -11,10 +11,10 @@ import pytest
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, TableOptions
-from net.club_app import LOBBY_STYLES
-from net.clubhouse.options import ClubOptions
-from net.lobby.club_table_screen import ClubTableScreen
-from net.lobby.pool_board import WIDTH, board_lines
+from net.club.clubhouse.options import ClubOptions
+from net.screens.club_app import LOBBY_STYLES
+from net.screens.club_table_screen import ClubTableScreen
+from net.screens.pool_board import WIDTH, board_lines
 from net.store import Player, Store
 
 ANN, BOB, CLEO = Player("k1", "ann"), Player("k2", "bob"), Player("k3", "cleo")

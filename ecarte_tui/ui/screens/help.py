@@ -28,14 +28,15 @@ table is waiting for.
 | `c` | **“Cards!”** — propose an exchange (the elder) |
 | `a` / `r` | accept or refuse a proposal (the dealer) |
 | `k` | **“I have the king!”** — announce the king of trumps |
-| `x` | pass: do not announce the king before the first lead |
+| `x` | keep the king of trumps quiet: not announced, its point is lost (asked once) |
 | `enter` / `n` | next hand, once a hand is over |
-| `h` | a hint: what the expert would do, and why |
+| `h` | a hint: what the expert would do, and why (your marks stay as they are) |
+| `u` | use the hint: mark its discards, or put the cursor on its card (`enter` confirms) |
 | `?` / `f1` | this help |
 | `f2` | the rules of the game in play |
 | `f3` | settings: theme, four-colour deck, ASCII cards, king, bot speed |
 | `ctrl+p` | the command palette: every command, searchable |
-| `q` | quit (a game in progress is saved and offered at the next start) |
+| `q`, `ctrl+q` | quit (a game in progress is saved and offered at the next start) |
 
 A card you may not play is faded; try it anyway and the table tells you why. **At risk**
 marks the player who insisted on the hand as dealt (see the rules, `f2`).

@@ -56,6 +56,8 @@ class PoolTableScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
+            if self.hidden_by_size:
+                return False
             return self.round.watching and self.round.in_progress and not self.round.hurried
         return super().check_action(action, parameters)
 

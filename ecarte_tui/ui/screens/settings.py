@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.theme import Theme
-from textual.widgets import Button, Label, Select, Switch
+from textual.widgets import Button, Footer, Label, Select, Switch
 
 from ..settings import BOT_SPEEDS, Settings
 
@@ -24,6 +24,8 @@ SPEED_TITLES = {"slow": "slow", "normal": "normal", "fast": "fast", "instant": "
 class SettingsScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f3", "close", "Done"),
+        # a modal screen's keys' line leaves out the app's own: the way out is named here
+        Binding("ctrl+q", "app.quit", "Quit", key_display="^q"),
     ]
 
     def __init__(
@@ -36,14 +38,14 @@ class SettingsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         s = self.settings
+        # the game's own themes only, as the palette's "Theme" offers them
         theme_options = [(title, name) for name, (_t, title) in self.themes.items()]
-        if s.theme not in self.themes:
-            theme_options.append((s.theme, s.theme))
+        theme = s.theme if s.theme in self.themes else next(iter(self.themes), s.theme)
         with Vertical(id="dialog", classes="dialog settings"):
             yield Label("Settings", classes="title")
             with Horizontal(classes="row"):
                 yield Label("Theme", classes="name")
-                yield Select(theme_options, value=s.theme, allow_blank=False, compact=True,
+                yield Select(theme_options, value=theme, allow_blank=False, compact=True,
                              id="theme")
             with Horizontal(classes="row"):
                 yield Label("Four-colour deck", classes="name")
@@ -63,6 +65,9 @@ class SettingsScreen(ModalScreen[None]):
             yield Label(note, classes="line note")
             with Horizontal(classes="buttons"):
                 yield Button("Done  esc", id="done", variant="primary")
+        # its own keys' line: the table's, seen through the box, named keys that do not
+        # work here (p, c, h...)
+        yield Footer()
 
     def _set(self, **changes: object) -> None:
         self.settings = self.settings.updated(**changes)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import ClassVar
 
 from textual import on
@@ -31,7 +32,8 @@ from textual.worker import Worker, WorkerState
 
 from ...engine import KING, PLAY, PROPOSE, Action, IllegalAction, Kind, SeatView, discard
 from ...engine.actions import ACCEPT, REFUSE
-from ...engine.cards import SUIT_NAMES, card_label, cards_of
+from ...engine.cards import KING as KING_FACE
+from ...engine.cards import SUIT_NAMES, card_label, cards_of, make_card
 from ...engine.match import Phase
 from ...engine.view import Trick
 from ...table import Table, TableError, Update, spoken
@@ -45,7 +47,7 @@ from ..narration import (
     seat_names,
     watcher_prompt,
 )
-from ..players import Hint, action_words, hint_for
+from ..players import Hint, action_words, hint_for, reason_after_action
 from ..widgets.chips import ChipsPanel
 from ..widgets.felt import Look
 from ..widgets.felt_board import FeltBoard
@@ -54,14 +56,14 @@ from ..widgets.hand import HandView
 from ..widgets.hand_log import HandLog, TailLog
 from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
-from ..widgets.table_dialog import DialogContent, TableDialog
+from ..widgets.table_dialog import DialogContent, DialogLine, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
 GAME_ACTIONS = frozenset(
-    {"pick", "move", "confirm", "toggle", "word", "pass_king", "next_hand", "hint"}
+    {"pick", "move", "confirm", "toggle", "word", "pass_king", "next_hand", "hint", "use_hint"}
 )
-DIALOG_KEYS = ("enter", "n", "d", "o", "h", "escape")
+DIALOG_KEYS = ("enter", "n", "d", "o", "h", "k", "x", "escape")
 """The keys of the table's box (``TableDialog``), bound after the table's own: hidden."""
 TABLE_KEYS_OF_BOX: dict[str, dict[str, str]] = {
     "hand": {"enter": "confirm", "n": "next_hand"},
@@ -73,6 +75,25 @@ hands, n after the match), the table's action takes it: the key bar reads as it 
 WORDS: dict[str, Action] = {
     "play": PLAY, "propose": PROPOSE, "accept": ACCEPT, "refuse": REFUSE, "king": KING,
 }
+
+
+def king_question(view: SeatView, card: int, look: Look, done: Callable[[str], None]
+                  ) -> DialogContent:
+    """The box asked once per hand, when the player's card would let the king of trumps go
+    unannounced: ``done`` is told "announce" (k), "quiet" (x) or "back" (Esc)."""
+    g = look.glyphs
+    assert view.trump is not None
+    king = short_label(make_card(KING_FACE, view.trump), g)
+    lines = (
+        DialogLine(f"You hold {king}, the king of trumps, and have not announced it."),
+        DialogLine(f"Announce it (+1) before you play {short_label(card, g)}, or keep it "
+                   "quiet and lose its point?", strong=True),
+        DialogLine("Esc: back to your hand."),
+    )
+    return DialogContent(
+        "king", "The king of trumps", lines,
+        (("Announce  k", "announce"), ("Keep it quiet  x", "quiet")),
+        {"k": "announce", "x": "quiet", "escape": "back"}, done)
 
 
 class TableChanged(Message):
@@ -119,10 +140,11 @@ class TableScreen(Screen[None]):
         Binding("a", "word('accept')", "Accept"),
         Binding("r", "word('refuse')", "Refuse"),
         Binding("k", "word('king')", "King!"),
-        Binding("x", "pass_king", "Pass"),
+        Binding("x", "pass_king", "Keep quiet"),
         Binding("n", "next_hand", "Next hand"),
         Binding("n", "new_match", "New game"),  # once the match is over (the prompt says so)
         Binding("h", "hint", "Hint"),
+        Binding("u", "use_hint", "Use hint"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("f2", "app.rules", "Rules", show=False),
         Binding("f3", "app.settings", "Settings", show=False),
@@ -165,6 +187,12 @@ class TableScreen(Screen[None]):
         self._announced_for: int | None = None
         self._topbar_text = ""
         self._dialog: TableDialog | None = None
+        self._hint: Hint | None = None
+        """The expert's last hint, while the decision it was asked about is still open."""
+        self._hint_key: tuple[int, ...] | None = None
+        self._note = ""
+        self._king_quiet: tuple[int, int] | None = None
+        """The (game, hand) in which the player said he keeps the king quiet (``x``)."""
         self.felt = FeltBoard(OpponentHand(id="opp-hand"), HandView(id="hand"), id="felt")
 
     # ------------------------------------------------------------------ building
@@ -199,7 +227,30 @@ class TableScreen(Screen[None]):
         self.post_message(TableChanged(update))
 
     def on_resize(self, event: Resize) -> None:
-        self.query_one(TooSmall).show_size(event.size.width, event.size.height)
+        from .hand_over import quit_word
+
+        keys = f"The game waits until then: q {quit_word(self.app).lower()} · ? help"
+        self.query_one(TooSmall).show_size(event.size.width, event.size.height, keys)
+        self._fit_prompt()
+        self.refresh_bindings()  # the game's keys sleep while the table is hidden
+
+    @property
+    def hidden_by_size(self) -> bool:
+        """The terminal is too small: the table (and its box) is hidden behind a request to
+        enlarge it, and no key may act on a game the player cannot see."""
+        width, height = self.size
+        return width < MIN_WIDTH or height < MIN_HEIGHT
+
+    def _fit_prompt(self) -> None:
+        """Give the prompt's last word (a hint, a refusal) the rows the felt can spare: the
+        felt keeps the height it needs (``FeltBoard``: 18 rows, 24 on a tall screen)."""
+        if not self.is_mounted:
+            return
+        height = self.size.height
+        tall = height >= 34
+        fixed = 1 + (self.banner is not None) + (24 if tall else 18) + 1 + tall
+        for bar in self.query(PromptBar):
+            bar.set_max_lines(min(4, height - fixed - 1))
 
     # ------------------------------------------------------------------ state
 
@@ -236,11 +287,25 @@ class TableScreen(Screen[None]):
             if self.is_mounted:
                 self._show_banner()
 
+    def note(self, text: str) -> None:
+        """A word above the felt (the app's: "your saved games are kept") until the
+        player's first move; a banner already up (watching, away) is left alone."""
+        if self.banner is None:
+            self._note = text
+            self.set_banner(text, "info")
+
+    def _drop_note(self, u: Update) -> None:
+        if self._note and u.event is not None and u.event.seat == self.seat:
+            if self.banner == (self._note, "info"):
+                self.set_banner(None)
+            self._note = ""
+
     def _show_banner(self) -> None:
         widget = self.query_one("#banner", Static)
         widget.display = self.banner is not None
         widget.set_classes(f"-{self.banner[1]}" if self.banner else "")
         widget.update(self.banner[0] if self.banner else "", layout=False)  # one line, always
+        self._fit_prompt()
 
     @property
     def names(self) -> tuple[str, str]:
@@ -261,7 +326,7 @@ class TableScreen(Screen[None]):
             return watcher_prompt(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
                                   u.ready)
         prompt = prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
-                            u.ready)
+                            u.ready, self.keeps_king_quiet)
         if prompt.mode == "over":
             # the keys that work here, named as this app names them (a club: table, lobby)
             from .hand_over import quit_word
@@ -309,6 +374,8 @@ class TableScreen(Screen[None]):
                 self.message = ""
         if prev is None or prev.view.hand != view.hand:
             self.marked &= set(view.hand)
+        self._forget_stale_hint()
+        self._drop_note(u)
         self._place_cursor(prev)
         self.redraw()
         self._check_dialogs()
@@ -384,11 +451,14 @@ class TableScreen(Screen[None]):
         self.query_one(ChipsPanel).show(
             names, view.scores, view.games_won, view.rules.target, view.rules.games_to_win, order
         )
-        if mode == "discard" and not self.message:
+        if mode == "discard":
             n = len(self.marked)
             chosen = " ".join(short_label(c, g) for c in view.hand if c in self.marked)
             text = f"{n} chosen: {chosen}" if n else "none chosen yet"
-            prompt = Prompt(prompt.text, f"{prompt.keys} · {text}", mode)
+            if self.message:  # the keys' line holds the message: the choice goes above
+                prompt = Prompt(f"{prompt.text.rstrip('.')} · {text}", prompt.keys, mode)
+            else:
+                prompt = Prompt(prompt.text, f"{prompt.keys} · {text}", mode)
         self.query_one(PromptBar).show(prompt, self.message, self.severity)
         self._write_log(view, names)
 
@@ -605,6 +675,8 @@ class TableScreen(Screen[None]):
         self.call_later(self.submit, KING)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.hidden_by_size:
+            return False  # (the app's keys still work: help, rules, settings, quit)
         dialog = self.dialog
         if dialog is not None:
             # the box's keys act, the game's keys behind it do not (the rest do: help, q...)
@@ -621,7 +693,7 @@ class TableScreen(Screen[None]):
         if self.watching and action in GAME_ACTIONS:
             return False
         if self.update is None:
-            return action not in ("confirm", "hint")
+            return action not in ("confirm", "hint", "use_hint")
         mode = self.current_prompt().mode
         legal = set(self.update.view.legal)
         if action in ("pick", "move", "confirm", "toggle"):
@@ -633,11 +705,13 @@ class TableScreen(Screen[None]):
         if action == "word":
             return WORDS[str(parameters[0])] in legal
         if action == "pass_king":
-            return mode == "king_gate"
+            return self._may_keep_king_quiet()
         if action == "next_hand":
             return mode == "between"
         if action == "new_match":
             return mode == "over" and bool(getattr(self.app, "can_start_games", False))
+        if action == "use_hint":
+            return self._usable_hint() is not None
         if action == "hint":
             return mode in ("card", "discard", "decide", "answer", "king_gate", "king")
         return True
@@ -704,7 +778,8 @@ class TableScreen(Screen[None]):
         card = view.hand[index]
         self.cursor = index
         self.marked ^= {card}
-        self.message = ""
+        if self.severity != "hint":
+            self.message = ""  # an error about the discard is answered; a hint stays
         self.redraw()
 
     def _discard(self) -> None:
@@ -724,52 +799,146 @@ class TableScreen(Screen[None]):
         view = self.view
         assert view is not None
         card = view.hand[index]
+        if self._ask_king_first(card):
+            return
+        self._play_card(card)
+
+    def _play_card(self, card: int) -> None:
         from ...engine import play_card
 
+        view = self.view
+        assert view is not None
         if not self.submit(play_card(card)):
             # the reason names the card to play; the cursor goes to the first that may be
             playable = self._playable()
-            self.cursor = next((i for i, c in enumerate(view.hand) if c in playable), index)
+            self.cursor = next((i for i, c in enumerate(view.hand) if c in playable),
+                               self.cursor)
             self.redraw()
 
     def action_word(self, word: str) -> None:
         self.submit(WORDS[word])
 
+    # ------------------------------------------------------------------ the king
+
+    @property
+    def keeps_king_quiet(self) -> bool:
+        """The player said (``x``) he keeps the king of trumps quiet in this hand."""
+        view = self.view
+        return view is not None and self._king_quiet == (view.game_number, view.hand_number)
+
+    def _may_keep_king_quiet(self) -> bool:
+        """``x`` has something to do: the player holds the king, may still announce it, and
+        has not said yet that he keeps it quiet (the gate before the opening lead, too)."""
+        view = self.view
+        if view is None or self.watching or KING not in view.legal:
+            return False
+        return self.current_prompt().mode == "king_gate" or not self.keeps_king_quiet
+
     def action_pass_king(self) -> None:
-        self.table.pass_king(self.player_seat)
+        view = self.view
+        if view is None:
+            return
+        self._king_quiet = (view.game_number, view.hand_number)
+        if self.current_prompt().mode == "king_gate":
+            self.table.pass_king(self.player_seat)
+            return
+        if view.to_move == self.seat:
+            self._say("You keep the king quiet: its point is lost when you play your card.",
+                      "hint")
+        else:
+            self.redraw()
+        self.refresh_bindings()
+
+    def _ask_king_first(self, card: int) -> bool:
+        """Before the player's card lets the king's deadline pass with the king unannounced,
+        ask him once: announce it, or keep it quiet (RULES.md §4: the point is lost)."""
+        view = self.view
+        if (view is None or self.watching or self.auto_announce or KING not in view.legal
+                or view.to_move != self.seat or self.keeps_king_quiet
+                or card not in self._playable()):
+            return False
+        self.show_dialog(king_question(view, card, self.look, partial(self._king_answer, card)))
+        return True
+
+    def _king_answer(self, card: int, choice: str) -> None:
+        """The answer to ``king_question``: announce (then play) or keep quiet (then play);
+        Esc goes back to the hand, nothing played."""
+        view = self.view
+        if view is None or choice not in ("announce", "quiet"):
+            return
+        if choice == "announce":
+            if not self.submit(KING):
+                return
+        else:
+            self._king_quiet = (view.game_number, view.hand_number)
+        self._play_card(card)
 
     # ------------------------------------------------------------------ the hint
+
+    def _decision_key(self) -> tuple[int, ...]:
+        """Which decision the table is at: a hint holds as long as this stays the same."""
+        u = self.update
+        if u is None:
+            return ()
+        v = u.view
+        waiting = -1 if u.waiting_for is None else u.waiting_for
+        return (v.game_number, v.hand_number, len(v.events), waiting)
 
     def action_hint(self) -> None:
         view = self.view
         if view is None:
             return
+        self._hint, self._hint_key = None, self._decision_key()
         self._say("The expert is thinking…", "hint")
+        self.refresh_bindings()
         self.run_worker(lambda: hint_for(view), thread=True, exclusive=True, group="hint",
                         name="hint")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name != "hint":
             return
+        if self._hint_key != self._decision_key():
+            return  # the decision was made meanwhile: the answer is about another one
         if event.state is WorkerState.SUCCESS:
             hint = event.worker.result
             assert isinstance(hint, Hint)
-            self._follow_hint(hint)
+            self._hint = hint
             self._say(self._hint_text(hint), "hint")
+            self.refresh_bindings()
         elif event.state is WorkerState.ERROR:
             self._say("The expert could not answer.", "error")
 
-    def _follow_hint(self, hint: Hint) -> None:
-        """Put the cursor on the suggested card, or mark the suggested discard."""
-        view = self.view
-        a = hint.action
+    def _forget_stale_hint(self) -> None:
+        """The decision the hint was about is made: the hint goes (with its message)."""
+        if self._hint_key is not None and self._hint_key != self._decision_key():
+            self._hint = self._hint_key = None
+            if self.severity == "hint":
+                self.message = ""
+
+    def _usable_hint(self) -> Action | None:
+        """The hinted card or discard, when ``u`` can take it for the decision on screen."""
+        view, hint = self.view, self._hint
+        if view is None or hint is None or hint.action is None or (
+                self._hint_key != self._decision_key()):
+            return None
+        a, mode = hint.action, self.current_prompt().mode
+        if a.kind is Kind.CARD and mode == "card" and a.card in view.hand:
+            return a
+        if a.kind is Kind.DISCARD and mode == "discard" and a.cards:
+            return a
+        return None
+
+    def action_use_hint(self) -> None:
+        """Take the hint (the player says so): its discards become the marked cards, or the
+        cursor goes to its card; Enter still confirms. ``h`` alone changes nothing."""
+        view, a = self.view, self._usable_hint()
         if view is None or a is None:
             return
-        mode = self.current_prompt().mode
-        if a.kind is Kind.CARD and mode == "card" and a.card in view.hand:
+        if a.kind is Kind.CARD:
             self.cursor = view.hand.index(a.card)
-        elif a.kind is Kind.DISCARD and mode == "discard":
+        else:
             self.marked = set(cards_of(a.cards)) & set(view.hand)
+        self.redraw()
 
     def _hint_text(self, hint: Hint) -> str:
         if hint.action is None:
@@ -782,4 +951,15 @@ class TableScreen(Screen[None]):
         else:
             label = ""
         words = action_words(a, label)
-        return f"Hint: {words}" + (f" — {hint.reason}" if hint.reason else "")
+        reason = reason_after_action(a, hint.reason) if hint.reason else ""
+        text = f"Hint: {words}" + (f" — {reason}" if reason else "")
+        if self._usable_hint_for(a):
+            # (no-break spaces: the wrapped hint keeps the key with its words)
+            what = "select it" if a.kind is Kind.CARD else "mark them"
+            text += " " + f"(u: {what})".replace(" ", "\u00a0")
+        return text
+
+    def _usable_hint_for(self, a: Action) -> bool:
+        mode = self.current_prompt().mode
+        return (a.kind is Kind.CARD and mode == "card") or (
+            a.kind is Kind.DISCARD and mode == "discard" and bool(a.cards))

@@ -60,8 +60,9 @@ class ChipsPanel(FeltWidget):
             else:
                 row += [(f"{moved}{g.chip}", won), (" │ ", None),
                         (f"{g.chip}{target - moved}", left)]
-            extra = f"+{score - target}" if score > target else ""
-            row.append((f" {score}{extra}", bold))
+            # the score itself, past the target too (6 when a vole of 2 takes 4 to 6): the
+            # chips stop at the target, the number does not ("6+1" read as 7)
+            row.append((f" {score}", bold))
             rows.append(row)
         if games_to_win > 1:
             rows.append([("Games ", label),

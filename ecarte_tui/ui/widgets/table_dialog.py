@@ -22,6 +22,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Button, Static
 
+from ..ascii_filter import ascii_key
 from .card_row import CardRow
 from .felt import Look
 
@@ -109,6 +110,8 @@ class TableDialog(Vertical):
         for i, button in enumerate(buttons):
             if i < len(content.choices):
                 label, button.choice = content.choices[i]
+                if look.ascii_cards:  # "Continue  enter", not an arrow drawn as "<"
+                    label = ascii_key(label)
                 if label != str(button.label):
                     button.label = label
                     button.refresh(layout=True)  # (its width is its label's)
@@ -116,7 +119,9 @@ class TableDialog(Vertical):
                 button.display = True
             else:
                 button.display = False
-        self.display = True
+        # shown by a class, not ``display``: the stylesheet hides an open box while the
+        # terminal is too small for the table (the box comes back when it fits)
+        self.add_class("-open")
         first = buttons[0] if content.choices and content.focus else None
         self.screen.set_focus(first, scroll_visible=False)
 
@@ -124,7 +129,7 @@ class TableDialog(Vertical):
         if self.content is None:
             return
         self.content = None
-        self.display = False
+        self.remove_class("-open")
         if self._owns(self.screen.focused):
             self.screen.set_focus(None)
 

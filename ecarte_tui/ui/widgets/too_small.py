@@ -8,15 +8,17 @@ MIN_WIDTH = 80
 MIN_HEIGHT = 24
 
 
-def too_small_text(width: int, height: int) -> str:
-    return (
+def too_small_text(width: int, height: int, keys: str = "") -> str:
+    """The message, and ``keys``: what still works while the table is hidden."""
+    text = (
         f"Please enlarge your terminal to at least {MIN_WIDTH}×{MIN_HEIGHT}.\n\n"
         f"It is {width}×{height} now: the table comes back as soon as it fits."
     )
+    return f"{text}\n\n{keys}" if keys else text
 
 
 class TooSmall(Static):
     """A plain message; the screen keeps its text up to date on every resize."""
 
-    def show_size(self, width: int, height: int) -> None:
-        self.update(too_small_text(width, height))
+    def show_size(self, width: int, height: int, keys: str = "") -> None:
+        self.update(too_small_text(width, height, keys))
