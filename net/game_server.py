@@ -15,16 +15,15 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from net import pool_tables
-from net.club import Club
-from net.club_app import ClubApp, ClubContext
-from net.game_commands import allow_command
-from net.house import House
-from net.identity import Identities
-from net.limits import Limits
-from net.session_info import SessionInfo
-from net.ssh_server import GameSSHServer, start_server
-from net.store import GalleryStore, Store
+from net.club import Club, pool_tables
+from net.club.house import House
+from net.club.identity import Identities
+from net.screens.club_app import ClubApp, ClubContext
+from net.ssh.game_commands import allow_command
+from net.ssh.limits import Limits
+from net.ssh.server import GameSSHServer, start_server
+from net.ssh.session_info import SessionInfo
+from net.store.club_store import GalleryStore, Store
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +77,9 @@ class GameServer:
         self.house = House(config.store_target(), galleries=GalleryStore(self.store))
         self.club.house = self.house
         if config.shared:
+            from net.club.table_room import receive_mail
             from net.club_sync.node import ClubNode
             from net.club_sync.sync_store import SyncStore
-            from net.table_room import receive_mail
 
             self.club.node = ClubNode(self.club, SyncStore(self.store), config.node_name)
             self.club.on_mail = lambda lt, mail: receive_mail(self.club, lt, mail)

@@ -40,8 +40,8 @@ from typing import Any
 
 import asyncssh
 
-from net.lite_screen import LiteScreen
-from net.screen_player import DONE, next_move
+from net.bench.lite_screen import LiteScreen
+from net.bench.screen_player import DONE, next_move
 
 SIZE = (80, 24)
 THINK = (1.0, 2.0)

@@ -1,6 +1,6 @@
 """The club house of a server: purses, stakes and wagers, ratings, table talk and galleries.
 
-``net/clubhouse`` holds the rules of each system without any table; the house binds them to
+``net/club/clubhouse`` holds the rules of each system without any table; the house binds them to
 the live tables of a ``Club``. The club calls ``table_moved`` after every accepted action
 (before anyone is shown it, like the store): the house opens each game for wagers (and
 escrows its stake), closes the betting when the game's first hand is under way, settles the
@@ -20,11 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ecarte_tui.engine import EcnError, read_ecn
-
-from .club import BOT_PREFIX
-from .clubhouse.backers import Gallery
-from .clubhouse.ledger_db import ClubDB
-from .clubhouse.purse import (
+from net.club.clubhouse.backers import Gallery
+from net.club.clubhouse.purse import (
     VOIDED,
     Game,
     Ledger,
@@ -34,15 +31,16 @@ from .clubhouse.purse import (
     Settlement,
     game_id,
 )
-from .clubhouse.ratings import RatingBook
-from .clubhouse.talk import TableTalk
-from .identity import GUEST_ID_PREFIX
+from net.club.clubhouse.ratings import RatingBook
+from net.club.clubhouse.talk import TableTalk
+from net.club.identity import GUEST_ID_PREFIX
+from net.club.model import BOT_PREFIX
+from net.store.ledger_db import ClubDB
 
 if TYPE_CHECKING:
     from ecarte_tui.table import Table
-
-    from .club import LiveTable, TableOptions
-    from .store import GalleryStore
+    from net.club.model import LiveTable, TableOptions
+    from net.store.club_store import GalleryStore
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The club sets ``table_guard`` as the table's ``guard`` (asked in ``Table.submit`` before the
 engine, so a refused proposal changes nothing) and wraps every bot at such a table in
 ``RuleBoundBot``, which never offers the forbidden proposal. The decision itself is
-``net.clubhouse.jeu_de_regle`` (the classic bot's classifier, Foster / 003 / Cavendish).
+``net.club.clubhouse.jeu_de_regle`` (the classic bot's classifier, Foster / 003 / Cavendish).
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from typing import Protocol
 
 from ecarte_tui.engine import Action, Match, SeatView
 from ecarte_tui.table import Guard
-
-from .clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, obey, restrict_view
-from .clubhouse.options import ClubOptions
+from net.club.clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, obey, restrict_view
+from net.club.clubhouse.options import ClubOptions
 
 SOURCE = "004"
 PREFIX = "jeux de règle: "

@@ -11,7 +11,7 @@ import itertools
 import re
 import secrets
 
-from net.store import NAME_RE, Player, Store, StoreError, check_name
+from net.store.club_store import NAME_RE, Player, Store, StoreError, check_name
 
 GUEST_PREFIX = "guest-"
 GUEST_ID_PREFIX = "guest:"

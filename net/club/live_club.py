@@ -8,132 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import random
-import string
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ecarte_tui.bot_seat import BotSeat
-from ecarte_tui.engine import PRESETS, EcnError, Rules, RulesError
-from ecarte_tui.engine.rules import parse_value
+from ecarte_tui.engine import EcnError, RulesError
 from ecarte_tui.table import Table
-
-from . import pool_tables
-from .clubhouse.options import ClubOptions, ClubOptionsError
-from .house_rules import bound_bot, table_guard, view_restriction
-from .store import Player, RoundStore, Store, StoredTable
+from net.club import pool_tables
+from net.club.house_rules import bound_bot, table_guard, view_restriction
+from net.club.model import (
+    BOT_PREFIX,
+    CODE_ALPHABET,
+    ClubError,
+    LiveTable,
+    SeatState,
+    TableOptions,
+)
+from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 if TYPE_CHECKING:
-    from .club_sync.node import ClubNode
-    from .house import House, StoredRound
-
-CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
-BOT_PREFIX = "bot:"
-
-
-class ClubError(ValueError):
-    """A request refused with a message for the player: no such table, table full..."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    preset: str = "classic"
-    overrides: tuple[tuple[str, str], ...] = ()
-    opponent: str = "human"  # or "bot:LEVEL"
-    club: ClubOptions = ClubOptions()  # pool, stake, wagers, French rule... (RULES.md §9)
-
-    def rules(self) -> Rules:
-        rules = Rules.named(self.preset)
-        for name, value in self.overrides:
-            rules = rules.with_text(name, value)
-        return rules
-
-    def to_json(self) -> dict[str, object]:
-        return {"preset": self.preset, "overrides": dict(self.overrides),
-                "opponent": self.opponent, "club": self.club.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> TableOptions:
-        overrides = data.get("overrides") or {}
-        assert isinstance(overrides, dict)
-        club = data.get("club") or {}
-        assert isinstance(club, dict)
-        return cls(
-            str(data.get("preset", "classic")),
-            tuple((str(k), str(v)) for k, v in overrides.items()),
-            str(data.get("opponent", "human")),
-            ClubOptions.from_json(club),
-        )
-
-    def check(self) -> None:
-        """RulesError for an unknown preset, parameter or value, or options that cannot go
-        together (checked before creating)."""
-        if self.preset not in PRESETS:
-            raise RulesError(f"unknown rules preset {self.preset!r}")
-        for name, value in self.overrides:
-            parse_value(name, value)
-        self.rules()
-        try:
-            self.club.check()
-        except ClubOptionsError as e:
-            raise RulesError(str(e)) from e
-        if self.club.stake and self.opponent.startswith(BOT_PREFIX):
-            raise RulesError("the server's bot plays for no stake: set the stake to 0")
-        if self.club.pool and self.opponent.startswith(BOT_PREFIX):
-            raise RulesError("a pool is three people at one table: play a pool against two "
-                             "bots with `ecarte play --pool`")
-
-
-@dataclass
-class SeatState:
-    player_id: str | None = None
-    name: str | None = None
-    sessions: int = 0
-    dropped_at: float | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        return bool(self.player_id and self.player_id.startswith(BOT_PREFIX))
-
-
-@dataclass
-class LiveTable:
-    code: str
-    options: TableOptions
-    seats: list[SeatState]
-    table: Table | None = None
-    bots: list[BotSeat | None] = field(default_factory=lambda: [None, None])
-    watchers: int = 0
-    finished: bool = False
-    forfeit: int | None = None  # the seat that lost by not coming back
-    listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
-    rounds: pool_tables.RoundState | None = None  # pool and French-rule tables only
-
-    @property
-    def record_id(self) -> str:
-        """The id of the match being played here, in the ledger and the ratings."""
-        if self.rounds is not None:
-            return pool_tables.round_record_id(self.code, self.rounds.number)
-        return self.code
-
-    @property
-    def status(self) -> str:
-        if self.finished:
-            return "finished"
-        return "playing" if self.table is not None else "open"
-
-    def seat_of(self, player_id: str) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s.player_id == player_id:
-                return i
-        return None
-
-    def notify(self) -> None:
-        for cb in list(self.listeners):
-            cb(self)
-
+    from net.club.house import House, StoredRound
+    from net.club_sync.node import ClubNode
 
 def _bot_factory(level: str, seed: int) -> object:
     from ecarte_tui.bots import make_bot  # imported late: bots are heavy and optional here
@@ -664,7 +561,7 @@ class Club:
 
     def stored_round(self, record_id: str) -> StoredRound | None:
         """What the store holds of the match with this record id (``House.recover``)."""
-        from .house import StoredRound  # the house imports the club's types
+        from net.club.house import StoredRound  # the house imports the club's types
 
         r = pool_tables.stored_round(self, record_id)  # a round of a pool / French table
         if r is not None:
@@ -677,7 +574,7 @@ class Club:
 
     def finished_rounds(self) -> list[tuple[str, StoredRound]]:
         """Every finished match the store holds, by record id (``House.rate_finished``)."""
-        from .house import StoredRound
+        from net.club.house import StoredRound
 
         out = [(st.code, StoredRound(st.ecn, st.status, st.seats, st.winner))
                for st in self.store.tables("finished")

@@ -24,15 +24,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ecarte_tui.engine import Rules
-
-from .clubhouse.backers import GalleryError
-from .clubhouse.pool import Pool, PoolError
-from .store import RoundRecord, RoundStore
+from net.club.clubhouse.backers import GalleryError
+from net.club.clubhouse.pool import Pool, PoolError
+from net.club.model import ClubError, LiveTable, SeatState, TableOptions
+from net.store.club_store import RoundRecord, RoundStore
 
 if TYPE_CHECKING:
     from ecarte_tui.table import Table
-
-    from .club import Club, LiveTable, TableOptions
+    from net.club.live_club import Club
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +50,6 @@ def round_rules(rules: Rules) -> Rules:
     return replace(rules, games_to_win=1)
 
 
-def round_record_id(code: str, number: int) -> str:
-    return code if number <= 1 else f"{code}.{number}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +120,6 @@ class RoundState:
 
 def setup(lt: LiveTable) -> None:
     """A new rounds table: round 1, and a pool's third seat."""
-    from .club import SeatState
-
     lt.rounds = RoundState()
     if lt.options.club.pool is not None:
         lt.seats.append(SeatState())
@@ -134,8 +129,6 @@ def follow(club: Club, lt: LiveTable, seats: list[tuple[str | None, str | None]]
     """Another node moved the rounds table on (a result, the next round, a third player):
     read its state and seats again; True if a new round began (its table is to be started).
     The same people keep their ``SeatState`` (and sessions) wherever they sit now."""
-    from .club import SeatState
-
     data = RoundStore(club.store).state(lt.code)
     old = lt.rounds
     if data is None or old is None:
@@ -154,8 +147,6 @@ def follow(club: Club, lt: LiveTable, seats: list[tuple[str | None, str | None]]
 
 def restore(club: Club, lt: LiveTable) -> None:
     """Bring back the round state (and the waiting seat) stored with the table."""
-    from .club import SeatState
-
     data = RoundStore(club.store).state(lt.code)
     lt.rounds = (RoundState.from_json(data, club.clock) if data
                  else RoundState(clock=club.clock))
@@ -227,8 +218,6 @@ def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
     """The opponent did not come back in time: ``winner_seat`` wins this round by forfeit
     (``Table.forfeit``: the record says it, at the score on the table); the absent player is
     the loser (in a pool he waits, and may come back)."""
-    from .club import ClubError
-
     rounds = lt.rounds
     table = lt.table
     assert rounds is not None and table is not None
@@ -289,8 +278,6 @@ def third_sat(club: Club, lt: LiveTable) -> None:
 
 def take_seat(club: Club, lt: LiveTable, adviser: str, name: str) -> None:
     """French rule (003): the adviser sits down in the loser's place for the next round."""
-    from .club import ClubError, SeatState
-
     rounds = lt.rounds
     offer = rounds.offer if rounds is not None else None
     if offer is None or offer.adviser != adviser or club.house is None:

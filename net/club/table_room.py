@@ -1,6 +1,6 @@
 """Who is in the room at one table, and how talk and advice reach exactly the right sessions.
 
-``TableTalk`` and ``Gallery`` (``net/clubhouse``) decide *who* may read a line or a piece of
+``TableTalk`` and ``Gallery`` (``net/club/clubhouse``) decide *who* may read a line or a piece of
 advice; this module knows *which sessions* that is. A session enters the room when its app
 attaches to the table (as a player or a watcher) and leaves when it goes. A delivery names a
 recipient (a player id); the item is handed only to the sinks of that recipient's sessions,
@@ -23,13 +23,13 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ecarte_tui.engine import Action
-
-from .clubhouse.backers import Advice, Gallery, GalleryError
-from .clubhouse.talk import ChatLine, TableTalk, TalkError
-from .house import House
+from net.club.clubhouse.backers import Advice, Gallery, GalleryError
+from net.club.clubhouse.talk import ChatLine, TableTalk, TalkError
+from net.club.house import House
 
 if TYPE_CHECKING:
-    from .club import Club, LiveTable
+    from net.club.live_club import Club
+    from net.club.model import LiveTable
 
 
 

@@ -6,9 +6,8 @@ from collections.abc import Callable
 
 from ecarte_tui.engine import Rules
 from ecarte_tui.table import Entry, Table
-
-from .genesis import TableGenesis
-from .sync_store import SyncStore
+from net.club_sync.genesis import TableGenesis
+from net.club_sync.sync_store import SyncStore
 
 
 class StoreJournal:

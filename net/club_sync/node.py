@@ -19,10 +19,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ecarte_tui.table import Table
-
-from .genesis import TableGenesis
-from .journal import StoreJournal
-from .sync_store import WATCHERS, SyncStore
+from net.club_sync.genesis import TableGenesis
+from net.club_sync.journal import StoreJournal
+from net.club_sync.sync_store import WATCHERS, SyncStore
 
 if TYPE_CHECKING:
     from net.club import Club, LiveTable
@@ -89,7 +88,7 @@ class ClubNode:
         """PostgreSQL's NOTIFY: another node wrote a step or changed a table."""
         import psycopg
 
-        from net.postgres import NOTIFY_CHANNEL
+        from net.store.postgres import NOTIFY_CHANNEL
 
         while True:
             try:
@@ -159,7 +158,7 @@ class ClubNode:
         genesis = TableGenesis.from_json(self.sync.genesis(key, proposed.to_json()))
         rules = lt.options.rules()
         if lt.rounds is not None:
-            from net.pool_tables import round_rules
+            from net.club.pool_tables import round_rules
 
             rules = round_rules(rules)
         journal = StoreJournal(self.sync, self.name, key, genesis, rules,

@@ -11,8 +11,8 @@ import sqlite3
 from datetime import UTC, datetime
 
 from ecarte_tui.table import Entry
-from net.postgres import PgConnection
-from net.store import Store
+from net.store.club_store import Store
+from net.store.postgres import PgConnection
 
 WATCHERS = "*"  # the presence row of a table's watchers
 

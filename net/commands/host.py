@@ -49,8 +49,8 @@ async def host(args: argparse.Namespace) -> int:
     from ecarte_tui.engine import RulesError
     from net.club import TableOptions
     from net.game_server import ServerConfig
-    from net.host_game import HostApp, HostTable, local_name
-    from net.ssh_server import start_server
+    from net.screens.host_game import HostApp, HostTable, local_name
+    from net.ssh.server import start_server
 
     options = _options(args)
     assert isinstance(options, TableOptions)

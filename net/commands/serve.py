@@ -1,8 +1,9 @@
 """``ecarte serve``: the SSH game server (lobby, tables, bots, watchers) for anyone with ssh.
 
-Everything lives in one process and one event loop: every session's app, every table, every
-bot. The store in the data directory keeps every table, so a killed server comes back with
-every game where it was.
+One process serves the club by default (every session's app, table and bot in one event
+loop); ``--workers N`` runs N such processes on the port under a supervisor, and
+``--shared``/``--store`` make processes on other ports or machines one club (net/club_sync).
+The store keeps every table, so a killed server comes back with every game where it was.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def config_from(args: argparse.Namespace) -> object:
     from net.game_server import ServerConfig
-    from net.limits import Limits
+    from net.ssh.limits import Limits
 
     changes: dict[str, object] = {"idle_timeout": args.idle_timeout or None}
     if args.max_connections is not None:
@@ -99,7 +100,11 @@ async def serve(args: argparse.Namespace) -> int:
             print(f"ecarte serve: --private needs an authorized_keys file ({keys})",
                   file=sys.stderr)
             return 2
-    from net.server_tuning import lighten_strips, send_changed_cells_only, tune_garbage_collector
+    from net.ssh.server_tuning import (
+        lighten_strips,
+        send_changed_cells_only,
+        tune_garbage_collector,
+    )
 
     lighten_strips()
     send_changed_cells_only()

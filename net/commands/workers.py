@@ -68,8 +68,8 @@ class Worker:
 
 
 async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None = None) -> int:
-    from net.host_key import load_or_create_host_key
-    from net.store import Store
+    from net.ssh.host_key import load_or_create_host_key
+    from net.store.club_store import Store
 
     data_dir.mkdir(parents=True, exist_ok=True)
     load_or_create_host_key(data_dir)  # once, before the workers would race to create it

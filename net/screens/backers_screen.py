@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.table_room import BackerRow
+from net.club.table_room import BackerRow
 
 Rows = Callable[[], Sequence[BackerRow]]
 Toggle = Callable[[str, bool], str | None]

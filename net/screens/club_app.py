@@ -22,24 +22,24 @@ from textual.screen import Screen
 from ecarte_tui.engine import RulesError
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
-from net import gallery_share
 from net.club import Club, ClubError, LiveTable, TableOptions
-from net.game_commands import parse_command
-from net.host_key import join_command
-from net.identity import Identities, is_guest
-from net.lobby.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
-from net.lobby.lobby_screen import LobbyScreen
-from net.lobby.name_screen import NameScreen
-from net.lobby.settlement_news import SettledElsewhere, SettlementNews
-from net.lobby.waiting_screen import WaitingScreen
-from net.pool_tables import WAITING_SEAT
-from net.served_app import keep_alive
-from net.session_info import SessionInfo
-from net.ssh_driver import SSHDriver
-from net.store import Player, StoreError
-from net.table_room import leave_room, watcher_view_seat
+from net.club.identity import Identities, is_guest
+from net.club.pool_tables import WAITING_SEAT
+from net.club.table_room import leave_room, watcher_view_seat
+from net.screens import gallery_share
+from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
+from net.screens.lobby_screen import LobbyScreen
+from net.screens.name_screen import NameScreen
+from net.screens.settlement_news import SettledElsewhere, SettlementNews
+from net.screens.waiting_screen import WaitingScreen
+from net.ssh.driver import SSHDriver
+from net.ssh.game_commands import parse_command
+from net.ssh.host_key import join_command
+from net.ssh.served_app import keep_alive
+from net.ssh.session_info import SessionInfo
+from net.store.club_store import Player, StoreError
 
-LOBBY_STYLES = Path(__file__).parent / "lobby" / "lobby.tcss"
+LOBBY_STYLES = Path(__file__).parent / "lobby.tcss"
 CLUB_HELP = """
 ## At the club
 

@@ -17,17 +17,15 @@ from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
-from net import gallery_share
 from net.club import Club, ClubError, LiveTable
-
-from . import money_panel, round_screen
-from .presence import away_banner, counting_down, may_claim, seat_name
-from .table_talk import TalkControls
+from net.screens import gallery_share, money_panel, round_screen
+from net.screens.presence import away_banner, counting_down, may_claim, seat_name
+from net.screens.table_talk import TalkControls
 
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from net.club_app import ClubApp
+    from net.screens.club_app import ClubApp
 
 REPLACEMENT_BOT = "expert"
 
@@ -103,8 +101,9 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self._timer: Timer | None = None
         self._forfeit_told = False
         self.following = False
-        """This session shows another's rendering of the public table (``net.gallery_share``):
-        this screen takes no update from the table and draws nothing of its own."""
+        """This session shows another's rendering of the public table
+        (``net.screens.gallery_share``): this screen takes no update from the table and draws
+        nothing of its own."""
         self.table_updates = 0
         """Table updates this screen drew (a shared rendering draws one per group)."""
 
@@ -201,6 +200,8 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot"):
+            return False  # the table is hidden ("please enlarge"): nothing acts on it blind
         if action == "take_seat":
             return round_screen.may_take_seat(self)
         if action == "wager":

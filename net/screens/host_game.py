@@ -20,11 +20,11 @@ from textual.message import Message
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, SeatState, TableOptions
-from net.identity import GUEST_ID_PREFIX, Identities, is_guest
-from net.lobby.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
-from net.lobby.waiting_screen import WaitingScreen
-from net.session_info import SessionInfo
-from net.store import NAME_RE, Player, Store
+from net.club.identity import GUEST_ID_PREFIX, Identities, is_guest
+from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
+from net.screens.waiting_screen import WaitingScreen
+from net.ssh.session_info import SessionInfo
+from net.store.club_store import NAME_RE, Player, Store
 
 LOCAL_ID = "host:local"
 HOST_HINT = "Your friend sits down at this table with:"

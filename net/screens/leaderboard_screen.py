@@ -18,11 +18,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
-
-from .standings import LeaderRow, leaderboard_rows
+from net.screens.standings import LeaderRow, leaderboard_rows
 
 if TYPE_CHECKING:
-    from net.club_app import ClubApp
+    from net.screens.club_app import ClubApp
 
 COLUMNS = ("Rank", "Player", "Rating", "Matches", "Won")
 FORMULA = "Elo: everyone starts at 1500; after a rated match the winner takes K·(1 − E) = " \

@@ -15,17 +15,16 @@ from textual.widgets import DataTable, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import BOT_PREFIX
-
-from .join_screen import JoinScreen
-from .leaderboard_screen import leaderboard_for
-from .money_text import who_with_purse
-from .new_table_screen import HUMAN, NewTableScreen
-from .record_screen import record_for
-from .table_rows import table_row
+from net.screens.join_screen import JoinScreen
+from net.screens.leaderboard_screen import leaderboard_for
+from net.screens.money_text import who_with_purse
+from net.screens.new_table_screen import HUMAN, NewTableScreen
+from net.screens.record_screen import record_for
+from net.screens.table_rows import table_row
 
 if TYPE_CHECKING:
     from net.club import TableOptions
-    from net.club_app import ClubApp
+    from net.screens.club_app import ClubApp
 
 COLUMNS = ("Table", "Rules", "Players", "Game", "Watching")
 REFILL_SECONDS = 1.0

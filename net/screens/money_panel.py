@@ -12,16 +12,14 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 from textual.widgets import Static
 
-from net.clubhouse.purse import Settlement, game_id
-
-from .money_text import current_game, money_lines, names_of, pot_text, settlement_lines
-from .wager_screen import WagerScreen, place_wager
+from net.club.clubhouse.purse import Settlement, game_id
+from net.screens.money_text import current_game, money_lines, names_of, pot_text, settlement_lines
+from net.screens.wager_screen import WagerScreen, place_wager
 
 if TYPE_CHECKING:
     from net.club import LiveTable
-    from net.house import House
-
-    from .club_table_screen import ClubTableScreen
+    from net.club.house import House
+    from net.screens.club_table_screen import ClubTableScreen
 
 
 class MoneyChanged(Message, bubble=False):

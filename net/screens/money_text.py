@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.purse import Settlement, Wager, game_id
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.purse import Settlement, Wager, game_id
 
 if TYPE_CHECKING:
     from ecarte_tui.table import Table
     from net.club import LiveTable
-    from net.club_app import ClubApp
-    from net.house import House
+    from net.club.house import House
+    from net.screens.club_app import ClubApp
 
 POOL_MARKS = {"loser_out": "pool 001", "two_in_row": "pool 003"}
 
@@ -99,7 +99,7 @@ def names_of(lt: LiveTable) -> dict[str, str]:
 
 def money_lines(house: House, lt: LiveTable, me: str | None) -> list[str]:
     """The table's money at a glance: stake, the session's purse, the current pot."""
-    from net.house import has_purse
+    from net.club.house import has_purse
 
     opts = lt.options.club
     lines = []
@@ -120,7 +120,7 @@ def money_lines(house: House, lt: LiveTable, me: str | None) -> list[str]:
 
 def who_with_purse(app: ClubApp) -> str:
     """The lobby's header: who the player is, and (with a purse) how many chips he has."""
-    from net.house import has_purse
+    from net.club.house import has_purse
 
     who = app.who_text()
     player, house = app.player, app.club.house

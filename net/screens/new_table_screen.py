@@ -19,9 +19,9 @@ from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS, RulesError
 from ecarte_tui.ui.players import bot_levels
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.club import BOT_PREFIX, TableOptions
-from net.clubhouse.options import ClubOptions, ClubOptionsError
-from net.clubhouse.pool import POOL_RULE_DESCRIPTIONS
-from net.clubhouse.purse import MAX_STAKE
+from net.club.clubhouse.options import ClubOptions, ClubOptionsError
+from net.club.clubhouse.pool import POOL_RULE_DESCRIPTIONS
+from net.club.clubhouse.purse import MAX_STAKE
 
 TARGETS = (3, 5, 7, 11)
 GAMES = ((1, "1 (cinq sec)"), (2, "2 of 3"), (3, "3 of 5"))

@@ -20,13 +20,12 @@ from textual.widgets import DataTable, Static
 from ecarte_tui.engine import Record
 from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.key_bar import KeyBar
-from net.identity import is_guest
-
-from .served_replay import ServedReplayScreen, stored_record
-from .standings import MatchRow, match_rows, record_text
+from net.club.identity import is_guest
+from net.screens.served_replay import ServedReplayScreen, stored_record
+from net.screens.standings import MatchRow, match_rows, record_text
 
 if TYPE_CHECKING:
-    from net.club_app import ClubApp
+    from net.screens.club_app import ClubApp
 
 COLUMNS = ("Date", "Opponent", "Rules", "Result", "Rating")
 GUEST_TEXT = ("You play as a guest: a guest has no rating and no record, since nothing of a "

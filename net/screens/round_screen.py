@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from net import pool_tables
-from net.club import ClubError
-
-from .pool_board import PoolBoard
-from .presence import seat_name
+from net.club import ClubError, pool_tables
+from net.screens.pool_board import PoolBoard
+from net.screens.presence import seat_name
 
 if TYPE_CHECKING:
-    from .club_table_screen import ClubTableScreen
+    from net.screens.club_table_screen import ClubTableScreen
 
 
 def player_id(screen: ClubTableScreen) -> str | None:

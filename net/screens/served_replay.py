@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from ecarte_tui.engine import EcnError, Record, read_ecn
 from ecarte_tui.ui.replay_app import STYLES, ReplayScreen
 from ecarte_tui.ui.widgets.felt import Look
-from net.store import Store
+from net.store.club_store import Store
 
 
 class ServedReplayScreen(ReplayScreen):

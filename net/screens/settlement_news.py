@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from net.clubhouse.purse import Settlement
-
-from .money_text import settlement_lines
+from net.club.clubhouse.purse import Settlement
+from net.screens.money_text import settlement_lines
 
 if TYPE_CHECKING:
-    from net.club_app import ClubApp
+    from net.screens.club_app import ClubApp
 
 
 class SettledElsewhere(Message, bubble=False):

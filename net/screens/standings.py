@@ -11,11 +11,10 @@ import re
 from dataclasses import dataclass
 
 from net.club import BOT_PREFIX, TableOptions
-from net.clubhouse.ratings import PlayerRecord, RatingBook, Standing
-from net.identity import GUEST_ID_PREFIX
-from net.store import Store, StoredTable
-
-from .table_rows import rules_text
+from net.club.clubhouse.ratings import PlayerRecord, RatingBook, Standing
+from net.club.identity import GUEST_ID_PREFIX
+from net.screens.table_rows import rules_text
+from net.store.club_store import Store, StoredTable
 
 LEADERBOARD_SIZE = 10
 MATCHES_SHOWN = 20

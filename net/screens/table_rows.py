@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 from ecarte_tui.engine import Rules
 from net.club import Club, LiveTable
-
-from .money_text import club_marks
-from .presence import clock_text, seat_name
+from net.screens.money_text import club_marks
+from net.screens.presence import clock_text, seat_name
 
 
 @dataclass(frozen=True, slots=True)

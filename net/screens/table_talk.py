@@ -23,19 +23,18 @@ from textual.notifications import SeverityLevel
 
 from ecarte_tui.engine import KING, Action, Kind
 from ecarte_tui.ui.screens.table import TableChanged, TableScreen
-from net.clubhouse.backers import Advice
-from net.clubhouse.talk import ChatLine
-from net.table_room import GalleryError, GalleryNotice, News, TableRoom, TalkError, room_for
-
-from .backers_screen import BackersScreen
-from .gallery_screens import NOBODY, AdviceScreen, BackScreen
-from .talk_panel import KEEP, TalkPanel, advice_line, suggestion_words
-from .talk_screen import TalkScreen
+from net.club.clubhouse.backers import Advice
+from net.club.clubhouse.talk import ChatLine
+from net.club.table_room import GalleryError, GalleryNotice, News, TableRoom, TalkError, room_for
+from net.screens.backers_screen import BackersScreen
+from net.screens.gallery_screens import NOBODY, AdviceScreen, BackScreen
+from net.screens.talk_panel import KEEP, TalkPanel, advice_line, suggestion_words
+from net.screens.talk_screen import TalkScreen
 
 if TYPE_CHECKING:
     from ecarte_tui.table import Update
     from net.club import Club, LiveTable
-    from net.store import Player
+    from net.store.club_store import Player
 
 TALK_BINDINGS: list[BindingType] = [
     Binding("slash", "talk", "Talk", key_display="/"),

@@ -16,8 +16,8 @@ from textual.widget import Widget
 
 from ecarte_tui.engine import Action, Kind, cards_of
 from ecarte_tui.ui.players import action_words
-from net.clubhouse.backers import Advice
-from net.clubhouse.talk import ChatLine
+from net.club.clubhouse.backers import Advice
+from net.club.clubhouse.talk import ChatLine
 
 KEEP = 50  # lines kept on a screen (the talk's own history is as long)
 

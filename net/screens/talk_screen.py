@@ -18,9 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
-from net.clubhouse.talk import ChatLine
-
-from .talk_panel import chat_text
+from net.club.clubhouse.talk import ChatLine
+from net.screens.talk_panel import chat_text
 
 HISTORY_ROWS = 10
 

@@ -17,13 +17,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
-from net.clubhouse.purse import LedgerError
-
-from .money_text import chips
+from net.club.clubhouse.purse import LedgerError
+from net.screens.money_text import chips
 
 if TYPE_CHECKING:
     from net.club import LiveTable
-    from net.house import House
+    from net.club.house import House
 
 Place = Callable[[int, int], str]  # (seat, amount) -> what was done; LedgerError: why not
 

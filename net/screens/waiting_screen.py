@@ -13,11 +13,10 @@ from textual.widgets import Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import LiveTable
-
-from .table_rows import rules_text
+from net.screens.table_rows import rules_text
 
 if TYPE_CHECKING:
-    from net.club_app import ClubApp  # or HostApp: both show_table and close_open_table
+    from net.screens.club_app import ClubApp  # or HostApp: both show_table and close_open_table
 
 
 LOBBY_HINT = ("They can pick this table in the lobby, type its code there (j), or sit down "

@@ -14,7 +14,7 @@ import re
 
 from rich.color import Color, ColorSystem
 
-from net.terminal_caps import ColorSystem as ColorSystemName
+from net.ssh.terminal_caps import ColorSystem as ColorSystemName
 
 _SGR = re.compile(r"\x1b\[([0-9;]*)m")
 _SYSTEMS = {"256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}

@@ -22,9 +22,9 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 
-from net.color_downgrade import ColorDowngrader
-from net.paste_limit import PasteLimiter
-from net.remote_terminal import RemoteTerminal
+from net.ssh.color_downgrade import ColorDowngrader
+from net.ssh.paste_limit import PasteLimiter
+from net.ssh.remote_terminal import RemoteTerminal
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -90,7 +90,8 @@ class SSHDriver(Driver):
         self._kitty_pushed = False
         self._input_enabled = False
         self.muted = False
-        """A follower of a shared rendering (``net.gallery_share``): its frames are not sent."""
+        """A follower of a shared rendering (``net.screens.gallery_share``): its frames are
+        not sent."""
         self.mirrors: list[RemoteTerminal] = []
         """The followers' terminals: every frame sent here is sent there too, byte for byte."""
         self.on_local_change: Callable[[], None] | None = None

@@ -15,8 +15,8 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from net.limits import Limits, TokenBucket, clamp_size
-from net.terminal_caps import ColorSystem, pick_color_system, wants_no_color
+from net.ssh.limits import Limits, TokenBucket, clamp_size
+from net.ssh.terminal_caps import ColorSystem, pick_color_system, wants_no_color
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -1,6 +1,6 @@
 """Running a Textual `App` for one remote SSH user inside the server's own loop.
 
-`serve_app` is the core (used by the session-API server in `net.ssh_server`);
+`serve_app` is the core (used by the session-API server in `net.ssh.server`);
 `run_app_over_ssh` adapts asyncssh's process API to it for embedders that prefer a
 `process_factory`. Both make the app safe to expose first (`harden_app`).
 """
@@ -20,10 +20,10 @@ from textual._xterm_parser import XTermParser
 from textual.await_complete import AwaitComplete
 from textual.filter import ANSIToTruecolor, Monochrome, NoColor
 
-from net.limits import Limits
-from net.remote_terminal import RemoteTerminal
-from net.shared_stylesheet import share_stylesheet
-from net.ssh_driver import SSHDriver
+from net.ssh.driver import SSHDriver
+from net.ssh.limits import Limits
+from net.ssh.remote_terminal import RemoteTerminal
+from net.ssh.shared_stylesheet import share_stylesheet
 
 if TYPE_CHECKING:
     from textual.app import App, SystemCommand
@@ -107,7 +107,7 @@ def apply_terminal_settings(app: App[Any], terminal: RemoteTerminal) -> None:
     """Render for the client's terminal, not for the server's environment.
 
     The console is always truecolor: the driver reduces colour depth per client (see
-    `net.color_downgrade` for why it can't be done by the console).
+    `net.ssh.color_downgrade` for why it can't be done by the console).
     """
     env = {"TERM": terminal.term_type or "xterm", "COLORTERM": "truecolor"}
     app.console = Console(

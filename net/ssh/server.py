@@ -18,9 +18,9 @@ from typing import Any
 
 import asyncssh
 
-from net.host_key import host_key_fingerprint, join_command, load_or_create_host_key
-from net.limits import ConnectionTracker, Limits, describe_wait
-from net.ssh_session import AppFactory, AppSession, ClientIdentity, CommandFilter
+from net.ssh.host_key import host_key_fingerprint, join_command, load_or_create_host_key
+from net.ssh.limits import ConnectionTracker, Limits, describe_wait
+from net.ssh.session import AppFactory, AppSession, ClientIdentity, CommandFilter
 
 log = logging.getLogger(__name__)
 

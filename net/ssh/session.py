@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from net.limits import Limits
-from net.remote_terminal import RemoteTerminal
-from net.served_app import NO_PTY_MESSAGE, serve_app
-from net.session_info import SessionInfo
+from net.ssh.limits import Limits
+from net.ssh.remote_terminal import RemoteTerminal
+from net.ssh.served_app import NO_PTY_MESSAGE, serve_app
+from net.ssh.session_info import SessionInfo
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .postgres import STORE_SCHEMA, PgConnection, connect, is_url
+from net.store.postgres import PgConnection, connect, is_url, schema_ddl
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS rounds (   -- each game of a pool / French-rule table
 CREATE INDEX IF NOT EXISTS rounds_code ON rounds(code);
 CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting seat, round
     code TEXT PRIMARY KEY,
-    state TEXT NOT NULL               -- JSON (net/pool_tables.py)
+    state TEXT NOT NULL               -- JSON (net/club/pool_tables.py)
 );
 """
 
@@ -102,13 +102,17 @@ UPGRADES: dict[int, str] = {
     );
     """,
     2: """
-    CREATE TABLE IF NOT EXISTS galleries (   -- a live table's gallery (net/clubhouse/backers.py)
+    CREATE TABLE IF NOT EXISTS galleries (   -- a live table's gallery (clubhouse/backers.py)
         code TEXT PRIMARY KEY,
         state TEXT NOT NULL,              -- JSON: whom each watcher backs, grants, sides
         updated TEXT NOT NULL
     );
     """,
 }
+
+_META = """
+CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""  # the schema's version where there is no PRAGMA user_version (PostgreSQL)
 
 # Finished matches: a table without rounds is one match; a rounds table's matches are its
 # rounds (with the table's options). Parameters: the player twice for each part.
@@ -160,9 +164,12 @@ class Store:
         self._lock = threading.RLock()
         if is_url(path):
             self._db: sqlite3.Connection | PgConnection = connect(path)
-            self._db.executescript(STORE_SCHEMA)  # at SCHEMA_VERSION from the start
-            self._db.execute("INSERT INTO store_meta (key, value) VALUES ('schema', ?) "
-                             "ON CONFLICT (key) DO NOTHING", (str(SCHEMA_VERSION),))
+            # a new PostgreSQL store is made at SCHEMA_VERSION from the start
+            self._db.executescript(schema_ddl(
+                SCHEMA + "".join(UPGRADES[v] for v in sorted(UPGRADES)) + _META,
+                rowid_tables=("tables", "rounds")))
+            self._db.execute("INSERT OR IGNORE INTO store_meta (key, value) VALUES "
+                             "('schema', ?)", (str(SCHEMA_VERSION),))
             return
         assert isinstance(path, Path)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The clubhouse's own tables in the server's SQLite file: purses, wagers, ratings, records.
 
-It opens its own connection to the same database file as ``net.store.Store`` (WAL mode lets
+It opens its own connection to the same database as ``net.store.Store`` (WAL mode lets
 both connections work side by side) and owns only the ``club_*`` tables, so the store's
 schema and this one can change independently. Every change of chips is one
 ``BEGIN IMMEDIATE ... COMMIT`` transaction: a server killed in the middle loses the whole
@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..postgres import LEDGER_SCHEMA, connect, is_url
+from net.store.postgres import connect, is_url, schema_ddl
 
 SCHEMA_VERSION = 1
 
@@ -126,14 +126,14 @@ class ClubDB:
         # before the balances are read and two writers can never both pass a purse check.
         self.conn: Any = connect(path, timeout=timeout)
         if is_url(path):
-            self.conn.executescript(LEDGER_SCHEMA)
+            self.conn.executescript(schema_ddl(SCHEMA, rowid_tables=("club_games",)))
             with self.tx() as db:
                 db.execute("INSERT OR IGNORE INTO club_meta (key, value) VALUES ('schema', ?)",
                            (str(SCHEMA_VERSION),))
             return
         self.conn.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a killed process (only a power cut can lose the tail),
-        # as in net/store.py.
+        # as in net/store/club_store.py.
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(SCHEMA)  # CREATE ... IF NOT EXISTS: safe at every start

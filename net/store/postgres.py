@@ -108,133 +108,18 @@ def connect(target: str | Any, timeout: float = 10.0) -> sqlite3.Connection | Pg
                            timeout=timeout)
 
 
-STORE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    created TEXT NOT NULL,
-    last_seen TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS players_name ON players (lower(name));
-CREATE TABLE IF NOT EXISTS tables (
-    code TEXT PRIMARY KEY,
-    options TEXT NOT NULL,
-    seat_a TEXT, seat_b TEXT, name_a TEXT, name_b TEXT,
-    ecn TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,
-    winner TEXT,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL,
-    rowid BIGSERIAL
-);
-CREATE INDEX IF NOT EXISTS tables_status ON tables(status);
-CREATE TABLE IF NOT EXISTS rounds (
-    record_id TEXT PRIMARY KEY,
-    code TEXT NOT NULL,
-    number INTEGER NOT NULL,
-    seat_a TEXT, seat_b TEXT,
-    ecn TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL,
-    winner TEXT,
-    updated TEXT NOT NULL,
-    rowid BIGSERIAL
-);
-CREATE INDEX IF NOT EXISTS rounds_code ON rounds(code);
-CREATE TABLE IF NOT EXISTS table_state (code TEXT PRIMARY KEY, state TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS galleries (
-    code TEXT PRIMARY KEY, state TEXT NOT NULL, updated TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS table_log (
-    id BIGSERIAL PRIMARY KEY,
-    code TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    entry TEXT NOT NULL,
-    node TEXT NOT NULL,
-    at TEXT NOT NULL,
-    UNIQUE (code, seq)
-);
-CREATE TABLE IF NOT EXISTS club_feed (id BIGSERIAL PRIMARY KEY, code TEXT NOT NULL,
-                                      what TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS presence (
-    code TEXT NOT NULL, member TEXT NOT NULL, node TEXT NOT NULL, sessions INTEGER NOT NULL,
-    PRIMARY KEY (code, member, node));
-CREATE TABLE IF NOT EXISTS seat_drops (
-    code TEXT NOT NULL, member TEXT NOT NULL, at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (code, member));
-CREATE TABLE IF NOT EXISTS leases (
-    code TEXT PRIMARY KEY, node TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS nodes (node TEXT PRIMARY KEY, beat DOUBLE PRECISION NOT NULL);
-"""
+def schema_ddl(sqlite_script: str, rowid_tables: tuple[str, ...] = ()) -> str:
+    """PostgreSQL's form of a schema written for SQLite: the same tables and columns.
 
-LEDGER_SCHEMA = """
-CREATE TABLE IF NOT EXISTS club_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS club_purses (
-    player TEXT PRIMARY KEY,
-    chips INTEGER NOT NULL CHECK (chips >= 0),
-    created TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS club_games (
-    game_id TEXT PRIMARY KEY,
-    player_a TEXT NOT NULL,
-    player_b TEXT NOT NULL,
-    stake INTEGER NOT NULL CHECK (stake >= 0),
-    escrow_each INTEGER NOT NULL CHECK (escrow_each >= 0),
-    status TEXT NOT NULL CHECK (status IN ('betting', 'playing', 'settled', 'void')),
-    winner TEXT,
-    score_a INTEGER,
-    score_b INTEGER,
-    created TEXT NOT NULL,
-    closed TEXT,
-    rowid BIGSERIAL
-);
-CREATE INDEX IF NOT EXISTS club_games_status ON club_games(status);
-CREATE TABLE IF NOT EXISTS club_wagers (
-    id BIGSERIAL PRIMARY KEY,
-    game_id TEXT NOT NULL REFERENCES club_games(game_id),
-    bettor TEXT NOT NULL,
-    on_player TEXT NOT NULL,
-    amount INTEGER NOT NULL CHECK (amount > 0),
-    payout INTEGER,
-    placed TEXT NOT NULL,
-    UNIQUE (game_id, bettor)
-);
-CREATE INDEX IF NOT EXISTS club_wagers_game ON club_wagers(game_id);
-CREATE TABLE IF NOT EXISTS club_journal (
-    id BIGSERIAL PRIMARY KEY,
-    player TEXT NOT NULL,
-    delta INTEGER NOT NULL,
-    reason TEXT NOT NULL,
-    game_id TEXT,
-    at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS club_journal_player ON club_journal(player);
-CREATE TABLE IF NOT EXISTS club_ratings (
-    player TEXT PRIMARY KEY,
-    rating DOUBLE PRECISION NOT NULL,
-    rated_matches INTEGER NOT NULL DEFAULT 0,
-    updated TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS club_records (
-    player TEXT PRIMARY KEY,
-    matches INTEGER NOT NULL DEFAULT 0,
-    match_wins INTEGER NOT NULL DEFAULT 0,
-    games INTEGER NOT NULL DEFAULT 0,
-    wins INTEGER NOT NULL DEFAULT 0,
-    hands INTEGER NOT NULL DEFAULT 0,
-    voles INTEGER NOT NULL DEFAULT 0,
-    kings INTEGER NOT NULL DEFAULT 0,
-    points INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS club_matches (
-    match_id TEXT PRIMARY KEY,
-    player_a TEXT NOT NULL,
-    player_b TEXT NOT NULL,
-    winner TEXT,
-    rated INTEGER NOT NULL,
-    rating_a DOUBLE PRECISION,
-    rating_b DOUBLE PRECISION,
-    delta_a DOUBLE PRECISION,
-    delta_b DOUBLE PRECISION,
-    at TEXT NOT NULL
-);
-"""
+    SQLite's implicit ``rowid`` (the insertion order, used to sort) becomes a column of the
+    tables named in ``rowid_tables``; a case-blind unique name becomes a unique index on
+    ``lower(name)``."""
+    out = sqlite_script.replace("INTEGER PRIMARY KEY AUTOINCREMENT", "BIGSERIAL PRIMARY KEY")
+    out = re.sub(r"\bREAL\b", "DOUBLE PRECISION", out)
+    extra = []
+    for m in re.finditer(r"CREATE TABLE IF NOT EXISTS (\w+) \((?:(?!CREATE).)*?"
+                         r"\b(\w+) TEXT NOT NULL UNIQUE COLLATE NOCASE", out, re.S):
+        extra.append(f"CREATE UNIQUE INDEX IF NOT EXISTS {m[1]}_{m[2]} ON {m[1]} (lower({m[2]}))")
+    out = out.replace(" UNIQUE COLLATE NOCASE", "")
+    extra += [f"ALTER TABLE {t} ADD COLUMN IF NOT EXISTS rowid BIGSERIAL" for t in rowid_tables]
+    return out.rstrip().rstrip(";") + ";\n" + "".join(f"{e};\n" for e in extra)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ecarte_tui.engine import ACCEPT, PLAY, PROPOSE, REFUSE
-from net.clubhouse.backers import Gallery, GalleryError, Seating, SeatOffer
+from net.club.clubhouse.backers import Gallery, GalleryError, Seating, SeatOffer
 
 
 class Clock:

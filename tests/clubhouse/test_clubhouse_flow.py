@@ -8,14 +8,14 @@ import random
 
 from ecarte_tui.engine import KING, Rules
 from ecarte_tui.table import Table
-from net.clubhouse.backers import Gallery
-from net.clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, restrict_view
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.pool import Pool
-from net.clubhouse.purse import Ledger, game_id, match_outcomes
-from net.clubhouse.ratings import RatingBook
-from net.clubhouse.talk import TableTalk
+from net.club.clubhouse.backers import Gallery
+from net.club.clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, restrict_view
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.pool import Pool
+from net.club.clubhouse.purse import Ledger, game_id, match_outcomes
+from net.club.clubhouse.ratings import RatingBook
+from net.club.clubhouse.talk import TableTalk
+from net.store.ledger_db import ClubDB
 
 
 def play_game(table: Table, rng: random.Random, gallery: Gallery, jeux: bool) -> None:

@@ -18,7 +18,7 @@ from ecarte_tui.engine import (
     parse_card,
     seat_view,
 )
-from net.clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, obey, restrict_view
+from net.club.clubhouse.jeu_de_regle import forbidden_by_jeu_de_regle, obey, restrict_view
 
 A, B = 0, 1
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from net.clubhouse.options import ClubOptions, ClubOptionsError
+from net.club.clubhouse.options import ClubOptions, ClubOptionsError
 
 
 def test_defaults_and_json_round_trip():

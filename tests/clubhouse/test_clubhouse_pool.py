@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from net.clubhouse.pool import Pool, PoolError
+from net.club.clubhouse.pool import Pool, PoolError
 
 
 def test_rotation_the_loser_gives_his_seat_to_the_one_waiting():

@@ -12,8 +12,7 @@ import pytest
 from clubhouse_support import finished_match
 
 from ecarte_tui.engine import Rules
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.purse import (
+from net.club.clubhouse.purse import (
     STARTING_PURSE,
     VOIDED,
     Ledger,
@@ -25,6 +24,7 @@ from net.clubhouse.purse import (
     split_pot,
     stake_escrow,
 )
+from net.store.ledger_db import ClubDB
 
 ROOT = Path(__file__).resolve().parents[2]
 NL = Rules.named("nl")  # penalty_on_vole = add: a game to 5 is lost by at most 4 + 3 = 7
@@ -192,8 +192,8 @@ KILLED_PLACING = """
 import os, signal, sys
 from pathlib import Path
 from ecarte_tui.engine import Rules
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.purse import Ledger
+from net.store.ledger_db import ClubDB
+from net.club.clubhouse.purse import Ledger
 ledger = Ledger(ClubDB(Path(sys.argv[1])))
 ledger.open_game("K/1", ("anna", "ben"), stake=10, rules=Rules.named("nl"))
 ledger.place_wager("K/1", "w1", "anna", 100)
@@ -206,8 +206,8 @@ os.kill(os.getpid(), signal.SIGKILL)  # no close, no commit of anything else
 KILLED_MID_WAGER = """
 import os, signal, sys
 from pathlib import Path
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.purse import Ledger
+from net.store.ledger_db import ClubDB
+from net.club.clubhouse.purse import Ledger
 ledger = Ledger(ClubDB(Path(sys.argv[1])))
 ledger.open_game("K/2", ("anna", "ben"))
 real = Ledger._journal

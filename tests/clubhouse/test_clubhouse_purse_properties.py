@@ -14,8 +14,8 @@ from hypothesis.stateful import (
 )
 
 from ecarte_tui.engine import Rules
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.purse import MAX_STAKE, Ledger, LedgerError, split_pot
+from net.club.clubhouse.purse import MAX_STAKE, Ledger, LedgerError, split_pot
+from net.store.ledger_db import ClubDB
 
 PEOPLE = [f"p{i}" for i in range(8)]
 RULES = [Rules.named("classic"), Rules.named("nl"), Rules.named("nl", target=11),

@@ -8,8 +8,7 @@ import pytest
 from clubhouse_support import deal, finished_match
 
 from ecarte_tui.engine import KING, PLAY, Match, Rules
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.ratings import (
+from net.club.clubhouse.ratings import (
     INITIAL_RATING,
     K_FACTOR,
     RatingBook,
@@ -18,6 +17,7 @@ from net.clubhouse.ratings import (
     expected_score,
     match_stats,
 )
+from net.store.ledger_db import ClubDB
 
 
 @pytest.fixture

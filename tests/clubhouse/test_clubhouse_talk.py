@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.clubhouse.talk import MAX_CHARS, TableTalk, TalkError, TokenBucket, clean_line
+from net.club.clubhouse.talk import MAX_CHARS, TableTalk, TalkError, TokenBucket, clean_line
 
 
 class Clock:

@@ -18,7 +18,7 @@ for path in (HERE.parents[1], HERE):  # repo root (for `net`), and this dir (har
 
 from ssh_harness import DemoApp, SharedCounter  # noqa: E402
 
-from net.session_info import SessionInfo  # noqa: E402
+from net.ssh.session_info import SessionInfo  # noqa: E402
 
 
 @pytest.fixture

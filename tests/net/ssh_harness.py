@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -20,8 +21,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
 
-from net.session_info import SessionInfo
-from net.ssh_server import GameSSHServer, start_server
+from net.ssh.server import GameSSHServer, start_server
+from net.ssh.session_info import SessionInfo
 
 # --- the demo app -------------------------------------------------------------------------
 
@@ -152,8 +153,21 @@ class _ScreenSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self._client.on_data(data, datatype)
 
 
+_SGR = re.compile(rb"\x1b\[[0-9;:]*m")
+"""A complete colour/attribute sequence (Select Graphic Rendition): it never moves the cursor
+or changes a character, so the text of the screen is the same without it."""
+
+
 class ScreenClient:
-    """An SSH client whose output is rendered by pyte, so tests assert what users see."""
+    """An SSH client whose output is rendered by pyte, so tests assert what users see.
+
+    The screen holds the text; colours and attributes are kept only when asked for
+    (``colours=True``): pyte parses escape sequences a character at a time in Python, and
+    the SGR sequences are most of the bytes of a Textual frame, so dropping them halves the
+    time every client takes to read its screen. (A sequence cut between two reads is fed
+    whole to pyte, which handles it.)"""
+
+    colours = False
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.screen = pyte.Screen(*size)
@@ -162,6 +176,8 @@ class ScreenClient:
         self.stderr = bytearray()
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self._text: str | None = None  # the screen's text, until the screen changes
+        self._waiters: list[asyncio.Future[None]] = []
 
     def on_data(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype == asyncssh.EXTENDED_DATA_STDERR:
@@ -170,7 +186,27 @@ class ScreenClient:
         self.raw += data
         # pyte prints the 'u' of the kitty keyboard-mode pop (CSI < u); real terminals
         # ignore it. Splitting across reads is unlikely enough for tests.
-        self._stream.feed(data.replace(b"\x1b[<u", b""))
+        data = data.replace(b"\x1b[<u", b"")
+        self._stream.feed(data if self.colours else _SGR.sub(b"", data))
+        self._text = None
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def next_data(self, timeout: float) -> bool:
+        """Until output arrives (True) or ``timeout`` seconds pass without any (False)."""
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            async with asyncio.timeout(max(0.0, timeout)):
+                await waiter
+        except TimeoutError:
+            return False
+        finally:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
 
     @classmethod
     async def connect(
@@ -184,9 +220,11 @@ class ScreenClient:
         key: asyncssh.SSHKey | None = None,
         command: str | None = None,
         window: int = 2 * 1024 * 1024,
+        colours: bool = False,
         **conn_kwargs: Any,
     ) -> ScreenClient:
         client = cls(size)
+        client.colours = colours
         client.conn = await connect(port, username=username, key=key, **conn_kwargs)
         client.chan, _ = await client.conn.create_session(
             lambda: _ScreenSession(client),
@@ -200,15 +238,20 @@ class ScreenClient:
         return client
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        if self._text is None:  # (pyte builds its display cell by cell on every call)
+            self._text = "\n".join(self.screen.display)
+        return self._text
 
-    async def wait_for(self, needle: str, timeout: float = 10.0) -> bool:
+    async def wait_for(self, needle: str, timeout: float = 30.0) -> bool:
+        """Until ``needle`` is on the screen (checked whenever output arrives). The timeout
+        only ends a wait that failed: it is long, for a busy machine."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if needle in self.text():
-                return True
-            await asyncio.sleep(0.01)
-        return False
+        while needle not in self.text():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            await self.next_data(left)
+        return True
 
     def send(self, data: bytes) -> None:
         assert self.chan is not None
@@ -217,6 +260,7 @@ class ScreenClient:
     def resize(self, width: int, height: int) -> None:
         assert self.chan is not None
         self.screen.resize(height, width)
+        self._text = None
         self.chan.change_terminal_size(width, height)
 
     async def wait_closed(self, timeout: float = 10.0) -> None:

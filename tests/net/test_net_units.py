@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.color_downgrade import ColorDowngrader
-from net.limits import ConnectionTracker, Limits, TokenBucket, clamp_size
-from net.paste_limit import PASTE_END, PASTE_START, PasteLimiter
-from net.terminal_caps import pick_color_system, wants_no_color
+from net.ssh.color_downgrade import ColorDowngrader
+from net.ssh.limits import ConnectionTracker, Limits, TokenBucket, clamp_size
+from net.ssh.paste_limit import PASTE_END, PASTE_START, PasteLimiter
+from net.ssh.terminal_caps import pick_color_system, wants_no_color
 
 
 def _run(limiter: PasteLimiter, text: str, cuts: list[int]) -> str:

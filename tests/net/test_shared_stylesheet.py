@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
-from net.club_app import LOBBY_STYLES
-from net.shared_stylesheet import SharedStylesheet, share_stylesheet
+from net.screens.club_app import LOBBY_STYLES
+from net.ssh.shared_stylesheet import SharedStylesheet, share_stylesheet
 
 
 class ServedLike(EcarteApp):

@@ -9,9 +9,9 @@ import asyncssh
 import pytest
 from ssh_harness import ScreenClient, connect, serving
 
-from net.limits import Limits
-from net.served_app import keep_alive
-from net.ssh_server import _ConnectionHandler, _ServerState
+from net.ssh.limits import Limits
+from net.ssh.served_app import keep_alive
+from net.ssh.server import _ConnectionHandler, _ServerState
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 from ssh_harness import ScreenClient, connect, serving
 
-from net.limits import ConnectionTracker, Limits, describe_wait
+from net.ssh.limits import ConnectionTracker, Limits, describe_wait
 
 SSH = shutil.which("ssh")
 KEYSCAN = shutil.which("ssh-keyscan")

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from ssh_harness import ScreenClient, serving
 
-from net.host_key import HOST_KEY_FILENAME, join_command, load_or_create_host_key
+from net.ssh.host_key import HOST_KEY_FILENAME, join_command, load_or_create_host_key
 
 
 async def test_host_key_created_private_and_reused_across_restarts(demo_factory, tmp_path):

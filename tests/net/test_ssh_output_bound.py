@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 from ssh_harness import ScreenClient, serving
 
-from net.limits import Limits
+from net.ssh.limits import Limits
 
 BOUND = 256 * 1024
 
@@ -26,6 +27,7 @@ async def test_stalled_reader_is_disconnected_within_bound(demo_factory, counter
         if stall == "ssh-window":
             client.chan.pause_reading()
         else:
+            fix_send_buffer(terminal)
             client.conn._transport.pause_reading()
         client.send(b"f")  # the app starts redrawing a full coloured screen every 10 ms
         for _ in range(300):
@@ -41,3 +43,13 @@ async def test_stalled_reader_is_disconnected_within_bound(demo_factory, counter
         assert await other.wait_for(f"count={counter.value}")
         await other.close()
         client.conn.abort()
+
+
+def fix_send_buffer(terminal) -> None:
+    """Fix the server's kernel send buffer for this connection at a small size: on loopback
+    it grows to megabytes, all rendered at a frame per 10 ms before the transport's buffer
+    (the one the bound is about, with the channel's) starts to fill. Same path, a few frames
+    instead of seconds of them."""
+    conn = terminal.channel.get_extra_info("connection")
+    conn._transport.get_extra_info("socket").setsockopt(
+        socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncssh
 from ssh_harness import DemoApp, ScreenClient
 
-from net.host_key import load_or_create_host_key
-from net.served_app import run_app_over_ssh
-from net.session_info import SessionInfo
+from net.ssh.host_key import load_or_create_host_key
+from net.ssh.served_app import run_app_over_ssh
+from net.ssh.session_info import SessionInfo
 
 
 class _OpenServer(asyncssh.SSHServer):

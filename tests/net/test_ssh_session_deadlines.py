@@ -12,8 +12,8 @@ import asyncssh
 import pytest
 from ssh_harness import ScreenClient, connect, serving
 
-from net.limits import Limits
-from net.ssh_server import _ConnectionHandler, _ServerState
+from net.ssh.limits import Limits
+from net.ssh.server import _ConnectionHandler, _ServerState
 
 SSH = shutil.which("ssh")
 
@@ -22,7 +22,7 @@ SSH = shutil.which("ssh")
 async def test_openssh_dash_n_is_closed_at_its_session_open_deadline(
     demo_factory, tmp_path, caplog
 ):
-    caplog.set_level(logging.INFO, logger="net.ssh_server")
+    caplog.set_level(logging.INFO, logger="net.ssh.server")
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_file = tmp_path / "id_ed25519"
     key_file.write_bytes(key.export_private_key())
@@ -56,7 +56,7 @@ async def test_openssh_dash_n_is_closed_at_its_session_open_deadline(
 async def test_connection_whose_last_session_ended_is_closed_at_its_deadline(
     demo_factory, tmp_path, caplog
 ):
-    caplog.set_level(logging.INFO, logger="net.ssh_server")
+    caplog.set_level(logging.INFO, logger="net.ssh.server")
     limits = Limits(session_open_timeout=0.3, sessionless_timeout=0.3)
     async with serving(demo_factory, tmp_path, limits=limits) as server:
         client = await ScreenClient.connect(server.port)

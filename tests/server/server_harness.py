@@ -17,9 +17,9 @@ from typing import Any
 import asyncssh
 from ssh_harness import ScreenClient
 
+from net.bench.screen_player import DONE, next_move
 from net.game_server import GameServer, ServerConfig
-from net.limits import Limits
-from net.screen_player import DONE, next_move
+from net.ssh.limits import Limits
 
 
 @contextlib.asynccontextmanager
@@ -63,13 +63,24 @@ class Seat:
     def text(self) -> str:
         return self.client.text()
 
-    async def wait_for(self, needle: str, timeout: float = 15.0) -> str:
+    async def wait_for(self, needle: str, timeout: float = 45.0) -> str:
+        """Until ``needle`` is on the screen; the timeout only ends a wait that failed."""
         if not await self.client.wait_for(needle, timeout):
             raise AssertionError(f"{self.name}: {needle!r} never appeared; screen:\n{self.text()}")
         return self.text()
 
+    async def wait_gone(self, needle: str, timeout: float = 45.0) -> str:
+        """Until ``needle`` is no longer on the screen (checked whenever output arrives)."""
+        deadline = time.monotonic() + timeout
+        while needle in self.text():
+            if not await self.client.next_data(deadline - time.monotonic()):
+                raise AssertionError(f"{self.name}: {needle!r} stayed; screen:\n{self.text()}")
+        return self.text()
+
     async def quiet(self, gap: float = 0.08, timeout: float = 5.0) -> None:
-        """Until no output has arrived for ``gap`` seconds (a frame is complete)."""
+        """Until no output has arrived for ``gap`` seconds (a frame is complete), looked at
+        every ``gap`` seconds: a key whose effect comes late (a lone Esc, input held back
+        after a flood) has had at least that long."""
         deadline = time.monotonic() + timeout
         seen = len(self.client.raw)
         while time.monotonic() < deadline:
@@ -77,6 +88,14 @@ class Seat:
             if len(self.client.raw) == seen:
                 return
             seen = len(self.client.raw)
+
+    async def settled(self, gap: float = 0.08, timeout: float = 5.0) -> None:
+        """Until no output has arrived for ``gap`` seconds since the last byte (how the
+        scripted player waits for a frame to be complete before reading it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not await self.client.next_data(min(gap, deadline - time.monotonic())):
+                return
 
     def press(self, key: bytes) -> None:
         self.client.send(key)
@@ -99,7 +118,7 @@ class Seat:
         deadline = time.monotonic() + timeout
         stuck_since = time.monotonic()
         while time.monotonic() < deadline:
-            await self.quiet()
+            await self.settled()
             screen = self.text()
             if until is not None and until(screen):
                 return screen
@@ -109,17 +128,41 @@ class Seat:
             if move is None or move is DONE:
                 if time.monotonic() - stuck_since > 30:
                     raise AssertionError(f"{self.name} waited 30 s; screen:\n{screen}")
-                await asyncio.sleep(0.05)
+                # the screen changing, or a moment passing for an ``until`` that reads
+                # something else (the server, another player's screen)
+                await self.client.next_data(0.05)
                 continue
             stuck_since = time.monotonic()
-            before = len(self.client.raw)
             self.moves.append(move.why)
             self.press(move.key)
-            for _ in range(100):  # the screen answers every key it asks for
-                await asyncio.sleep(0.02)
-                if len(self.client.raw) != before:
-                    break
+            await self.client.next_data(2.0)  # the screen answers every key it asks for
         raise AssertionError(f"{self.name}: no end in {timeout} s; screen:\n{self.text()}")
+
+    def click(self, x: int, y: int) -> None:
+        """A left click on the cell at column ``x``, row ``y`` (from 0; SGR mouse)."""
+        self.press(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m".encode())
+
+    def _toast_at(self, start: str) -> tuple[int, int] | None:
+        """The cell of the notification whose first line begins with ``start``, if shown."""
+        for y, row in enumerate(self.text().split("\n")):
+            left, bar, right = row.partition("▌")  # a notification's left edge
+            if bar and right.strip().startswith(start):
+                return len(left) + 2, y
+        return None
+
+    async def dismiss_toast(self, start: str, timeout: float = 15.0) -> None:
+        """Once the notification beginning with ``start`` is shown, click it away, as a
+        person would to read what it covers (it would go by itself some seconds later)."""
+        deadline = time.monotonic() + timeout
+        while (cell := self._toast_at(start)) is None:
+            if not await self.client.next_data(deadline - time.monotonic()):
+                raise AssertionError(f"{self.name}: no notification {start!r}; screen:\n"
+                                     f"{self.text()}")
+        self.click(*cell)
+        while self._toast_at(start) is not None:
+            if not await self.client.next_data(deadline - time.monotonic()):
+                raise AssertionError(f"{self.name}: the notification {start!r} stayed; "
+                                     f"screen:\n{self.text()}")
 
     async def close(self) -> None:
         await self.client.close()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from test_club_money_units import DialogHost
 
-from net.lobby.new_table_screen import NewTableScreen
-from net.lobby.wager_screen import WagerScreen
+from net.screens.new_table_screen import NewTableScreen
+from net.screens.wager_screen import WagerScreen
 
 SIZES = [(80, 24), (120, 40)]
 

@@ -8,7 +8,7 @@ from textual.app import App
 from textual.widgets import Markdown
 
 from ecarte_tui.ui.screens.help import HelpScreen
-from net.club_app import CLUB_HELP, ClubApp
+from net.screens.club_app import CLUB_HELP, ClubApp
 
 
 class HelpApp(App[None]):

@@ -13,14 +13,14 @@ from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import TableOptions
-from net.club_app import LOBBY_STYLES
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.purse import Ledger
-from net.house_rules import RuleBoundBot, jeu_de_regle_refusal, table_guard
-from net.lobby.money_text import club_marks, pot_text, settlement_lines
-from net.lobby.new_table_screen import NewTableScreen
-from net.lobby.wager_screen import WagerScreen
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.purse import Ledger
+from net.club.house_rules import RuleBoundBot, jeu_de_regle_refusal, table_guard
+from net.screens.club_app import LOBBY_STYLES
+from net.screens.money_text import club_marks, pot_text, settlement_lines
+from net.screens.new_table_screen import NewTableScreen
+from net.screens.wager_screen import WagerScreen
+from net.store.ledger_db import ClubDB
 
 A, B = 0, 1
 JEU = "QS JS 7S 8H 9D"  # three trumps (spades): a jeu de règle
@@ -200,7 +200,7 @@ async def test_a_staked_table_against_the_bot_is_refused_in_the_dialog():
 
 
 async def test_a_refused_wager_stays_in_the_dialog_with_its_reason():
-    from net.clubhouse.purse import LedgerError
+    from net.club.clubhouse.purse import LedgerError
 
     placed: list[tuple[int, int]] = []
 

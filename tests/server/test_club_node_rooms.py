@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from net.club import Club, TableOptions
+from net.club.clubhouse.backers import Advice
+from net.club.clubhouse.talk import ChatLine
+from net.club.house import House
+from net.club.table_room import GalleryNotice, receive_mail, room_for
 from net.club_sync.node import ClubNode
 from net.club_sync.sync_store import SyncStore
-from net.clubhouse.backers import Advice
-from net.clubhouse.talk import ChatLine
-from net.house import House
 from net.store import GalleryStore, Player, Store
-from net.table_room import GalleryNotice, receive_mail, room_for
 
 ANNA = Player("SHA256:anna", "anna")
 BEN = Player("SHA256:ben", "ben")

@@ -176,8 +176,8 @@ def test_a_table_replays_the_same_rules(db, tmp_path):
 def test_a_pool_whose_players_sit_on_two_nodes_rotates_on_both(db, tmp_path):
     """Pool écarté (001, loser_out) with ann on node one, bob and cleo on node two: each
     round is its own log; the node in charge starts the next round, the other follows it."""
-    from net import pool_tables
-    from net.clubhouse.options import ClubOptions
+    from net.club import pool_tables
+    from net.club.clubhouse.options import ClubOptions
 
     one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
     opts = TableOptions("classic", (("target", "2"),), club=ClubOptions(pool="loser_out"))

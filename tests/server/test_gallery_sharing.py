@@ -15,8 +15,8 @@ from leak_check import CheckedClient, SeenCards
 from server_harness import Seat, club_server, generous_limits, new_key
 
 from net.club import LiveTable, TableOptions
-from net.gallery_share import REGISTRY, Group, Member
 from net.game_server import GameServer
+from net.screens.gallery_share import REGISTRY, Group, Member
 from net.store import Player
 
 SIZE = (100, 30)

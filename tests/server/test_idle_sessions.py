@@ -13,9 +13,9 @@ from typing import Any
 from server_harness import Seat, club_server, generous_limits, new_key, registered_pair
 from textual.app import App
 
-from net.club_app import ClubApp
 from net.game_server import GameServer
-from net.ssh_driver import SSHDriver
+from net.screens.club_app import ClubApp
+from net.ssh.driver import SSHDriver
 
 IDLE_SECONDS = 5.0
 SETTLED_GAP = 1.0

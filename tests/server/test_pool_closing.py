@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 from net.club import Club, TableOptions
-from net.clubhouse.options import ClubOptions
-from net.house import House
+from net.club.clubhouse.options import ClubOptions
+from net.club.house import House
 from net.store import Player, RoundStore, Store
 
 ANN, BOB, CLEO = Player("SHA256:ann", "ann"), Player("SHA256:bob", "bob"), Player(

@@ -8,12 +8,11 @@ import random
 import pytest
 
 from ecarte_tui.engine import read_ecn
-from net import pool_tables
-from net.club import Club, ClubError, TableOptions
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.purse import game_id
-from net.house import House
-from net.lobby.presence import away_banner, may_claim
+from net.club import Club, ClubError, TableOptions, pool_tables
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.purse import game_id
+from net.club.house import House
+from net.screens.presence import away_banner, may_claim
 from net.store import Player, RoundStore, Store
 
 ANN, BOB, CLEO = (Player(f"SHA256:{n}", n) for n in ("ann", "bob", "cleo"))

@@ -10,11 +10,10 @@ import pytest
 
 from ecarte_tui.bots import make_bot
 from ecarte_tui.engine import read_ecn
-from net import pool_tables
-from net.club import Club, ClubError, TableOptions
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.pool import Pool
-from net.house import House
+from net.club import Club, ClubError, TableOptions, pool_tables
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.pool import Pool
+from net.club.house import House
 from net.store import Player, Store
 
 ANN, BOB, CLEO = Player("k1", "ann"), Player("k2", "bob"), Player("k3", "cleo")

@@ -11,11 +11,11 @@ from textual.widgets import DataTable
 
 from ecarte_tui.engine import Record
 from ecarte_tui.ui.themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
-from net.clubhouse.ratings import PlayerRecord
-from net.lobby.leaderboard_screen import LeaderboardScreen
-from net.lobby.record_screen import RecordScreen
-from net.lobby.served_replay import ServedReplayScreen
-from net.lobby.standings import LeaderRow, MatchRow, record_text
+from net.club.clubhouse.ratings import PlayerRecord
+from net.screens.leaderboard_screen import LeaderboardScreen
+from net.screens.record_screen import RecordScreen
+from net.screens.served_replay import ServedReplayScreen
+from net.screens.standings import LeaderRow, MatchRow, record_text
 
 STYLES = ["../../ecarte_tui/ui/styles/app.tcss", "../../ecarte_tui/ui/styles/table.tcss"]
 

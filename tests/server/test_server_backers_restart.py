@@ -72,8 +72,8 @@ async def test_backing_and_the_grant_survive_kill_9(tmp_path):
         anna = await Seat.connect(server.port, "anna", seed=3, key=keys["anna"])
         ben = await Seat.connect(server.port, "ben", seed=4, key=keys["ben"])
         clients = [anna, ben]
-        for seat in (anna, ben):
-            await seat.wait_for("Welcome back")
+        for seat in (anna, ben):  # (clicked away: it would cover the talk for 5 s)
+            await seat.dismiss_toast("Welcome back")
         carl = await Seat.connect(server.port, "carl", key=keys["carl"], command=f"watch {code}")
         clients.append(carl)
 

@@ -15,6 +15,10 @@ from pathlib import Path
 import pytest
 from server_process import REPO
 
+IDLE = 0.5
+"""Seconds of each idle window (not 1: a figure per session must differ from one per second
+of a session)."""
+
 
 def _bench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -31,7 +35,7 @@ def _number(value: object) -> float:
 
 
 def test_bench_ssh_json_has_the_promised_shape():
-    out = _bench("--duration", "5", "--idle-seconds", "2", "--json")
+    out = _bench("--duration", "3", "--idle-seconds", str(IDLE), "--json")
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert set(result) >= {"sessions", "mb_per_session", "latency_ms", "bytes_per_action",
                            "errors", "server_cpu_ms_per_action", "idle_cpu_ms_per_session_s",
@@ -52,14 +56,14 @@ def test_bench_ssh_json_has_the_promised_shape():
 
     # idle: two windows (lobby, then tables), all-in figures per session and second
     idle = d["idle"]
-    assert idle["seconds"] == 2
+    assert idle["seconds"] == IDLE
     lobby, table = idle["lobby"], idle["table"]
     assert {k: v["sessions"] for k, v in lobby["kinds"].items()} == {"lobby": 1}
     assert {k: v["sessions"] for k, v in table["kinds"].items()} == {"seated": 2, "waiting": 1}
     for group in (lobby, table):
         assert group["sessions"] == sum(k["sessions"] for k in group["kinds"].values())
         assert group["bytes"] == sum(k["bytes"] for k in group["kinds"].values()) >= 0
-        assert group["session_seconds"] == group["sessions"] * 2
+        assert group["session_seconds"] == group["sessions"] * IDLE
         assert _number(group["cpu_ms"]) >= 0
         assert _number(group["cpu_ms_per_session_s"]) == pytest.approx(
             group["cpu_ms"] / group["session_seconds"], abs=1e-3)

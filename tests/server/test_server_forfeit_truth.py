@@ -17,9 +17,9 @@ from server_harness import Seat, club_server, generous_limits, new_key
 
 from ecarte_tui.engine import read_ecn, summary
 from net.club import Club, TableOptions
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.purse import STARTING_PURSE, game_id, stake_transfer
-from net.house import House
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.purse import STARTING_PURSE, game_id, stake_transfer
+from net.club.house import House
 from net.store import Player, Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +86,7 @@ async def test_a_forfeit_reads_the_same_in_the_record_the_store_the_ledger_and_t
         await ben.close()
         await anna.wait_for("ben did not come back: w take the win", timeout=20)
         anna.press(b"w")
+        await anna.dismiss_toast("Chips")  # the stake's news: it would cover her prompt 12 s
         await anna.wait_for("ben did not come back: you win the match by forfeit")
         await anna.quiet()
         screen = anna.text()

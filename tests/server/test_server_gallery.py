@@ -12,7 +12,7 @@ from server_harness import Seat, club_server, generous_limits, new_key
 
 from ecarte_tui.engine import cards_of
 from net.club import TableOptions
-from net.clubhouse.options import ClubOptions
+from net.club.clubhouse.options import ClubOptions
 from net.store import Player
 
 DOWN, TAB, ENTER = b"\x1b[B", b"\t", b"\r"
@@ -48,6 +48,7 @@ async def seat_four(server, options: TableOptions):
 
     a = await connect(0, 3)
     await a.wait_for(f"Table {lt.code}")
+    await a.dismiss_toast("Welcome back")  # it would cover her prompt and talk for 5 s
     b = await connect(1, 4, f"join {lt.code}")
     await b.wait_for("Écarté ·")
     w1 = await connect(2, 0, f"watch {lt.code}")
@@ -123,6 +124,7 @@ async def test_advice_reaches_only_the_backed_player_who_is_seen_by_his_backer(t
         before_backing = len(w1.client.raw)
         await back(w1, 0)  # the first choice: anna
         await w1.wait_for("you back anna (hand not shown)")
+        await a.dismiss_toast("wil backs you")  # (it would cover the advice for 5 s)
         await show_hand(a, w1)  # anna shows him her hand
         await w1.wait_for("you back anna, whose hand you see")
         await w1.quiet()

@@ -14,7 +14,7 @@ from ssh_harness import ScreenClient, connect
 from ecarte_tui.bot_seat import BotSeat
 from ecarte_tui.ui.players import RandomChooser
 from net.club import TableOptions
-from net.limits import Limits
+from net.ssh.limits import Limits
 from net.store import Player
 
 

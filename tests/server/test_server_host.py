@@ -9,10 +9,10 @@ from server_harness import Seat, new_key
 
 from ecarte_tui.ui.settings import Settings
 from net.club import TableOptions
-from net.host_game import HostApp, HostTable
-from net.lobby.club_table_screen import ClubTableScreen
-from net.lobby.waiting_screen import WaitingScreen
-from net.ssh_server import start_server
+from net.screens.club_table_screen import ClubTableScreen
+from net.screens.host_game import HostApp, HostTable
+from net.screens.waiting_screen import WaitingScreen
+from net.ssh.server import start_server
 
 
 async def until(predicate, timeout: float = 10.0) -> None:

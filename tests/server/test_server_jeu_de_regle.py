@@ -8,8 +8,8 @@ from test_club_money_units import JEU, AlwaysProposes, stacked
 
 from ecarte_tui.engine import PLAY, PROPOSE, IllegalAction
 from net.club import Club, TableOptions
-from net.clubhouse.options import ClubOptions
-from net.house_rules import RuleBoundBot
+from net.club.clubhouse.options import ClubOptions
+from net.club.house_rules import RuleBoundBot
 from net.store import Player, Store
 
 JDR = TableOptions(opponent="bot:expert", club=ClubOptions(jeux_de_regle=True))

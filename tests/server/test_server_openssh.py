@@ -12,7 +12,7 @@ import time
 import pytest
 from server_harness import Seat, club_server, new_key, open_table
 
-from net.screen_player import DONE, ENTER, next_move
+from net.bench.screen_player import DONE, ENTER, next_move
 
 SSH = shutil.which("ssh")
 TMUX = shutil.which("tmux")
@@ -55,9 +55,12 @@ async def play_in_tmux(pane: TmuxPane, until: str, timeout: float = 60) -> str:
     rng = random.Random(4)
     deadline = time.monotonic() + timeout
     last = ""
+    screen = await pane.text()
     while time.monotonic() < deadline:
-        await asyncio.sleep(0.25)
-        screen = await pane.text()
+        await asyncio.sleep(0.1)
+        drawn, screen = screen, await pane.text()
+        if screen != drawn:  # still being drawn: read it once it holds still
+            continue
         if until in screen:
             return screen
         move = next_move(screen, rng)
@@ -77,6 +80,7 @@ async def test_openssh_in_tmux_joins_by_code_and_plays_a_hand(tmp_path):
     pane = TmuxPane(f"ecarte-server-{os.getpid()}")
     async with club_server(tmp_path / "data") as server:
         anna = await Seat.connect(server.port, "anna", seed=1)
+        await anna.dismiss_toast("You play as")  # a guest's: it would cover her prompt 5 s
         code = await open_table(anna)
         ssh = " ".join([
             str(SSH), "-F", "/dev/null", "-t", "-p", str(server.port), "-i", str(key_file),

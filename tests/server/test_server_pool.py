@@ -12,8 +12,8 @@ from leak_check import CheckedClient, SeenCards
 from server_harness import Seat, club_server, generous_limits, new_key
 
 from net.club import TableOptions
-from net.clubhouse.options import ClubOptions
-from net.clubhouse.pool import Pool
+from net.club.clubhouse.options import ClubOptions
+from net.club.clubhouse.pool import Pool
 from net.store import Player
 
 SIZE = (120, 40)
@@ -105,7 +105,7 @@ def server_round_winner(lt, table) -> str:
 @pytest.mark.parametrize("rule", ["loser_out", "two_in_row"])
 async def test_a_pool_of_three_rotates_over_several_games(tmp_path, rule):
     async with club_server(tmp_path, seed=21, limits=generous_limits()) as server:
-        server.club.round_pause = 1.0
+        server.club.round_pause = 0.1
         lt, _, players, seats = await seat_three(server, rule)
         shadow = Pool([p.id for p in players], rule)
         header = "Pool (003): 2 in a row" if rule == "two_in_row" else "Pool (001)"
@@ -147,7 +147,7 @@ async def test_a_pool_of_three_rotates_over_several_games(tmp_path, rule):
 
 async def test_a_restart_mid_pool_brings_the_pool_back(tmp_path):
     async with club_server(tmp_path, seed=5, limits=generous_limits()) as server:
-        server.club.round_pause = 0.5
+        server.club.round_pause = 0.1
         lt, keys, players, seats = await seat_three(server, "two_in_row")
         await play_round(lt, seats, 1)
         await until(lambda: lt.rounds.number == 2, what="round 2")
@@ -171,7 +171,7 @@ async def test_a_restart_mid_pool_brings_the_pool_back(tmp_path):
         await back[waiter].wait_for("You wait your turn in the pool")
         for seat in back.values():
             await seat.wait_for("1 game played")
-        server.club.round_pause = 0.5
+        server.club.round_pause = 0.1
         winner = await play_round(lt2, back, 2)
         await until(lambda: lt2.rounds.number == 3, what="round 3")
         assert len(lt2.rounds.pool.games) == 2 and lt2.rounds.pool.games[1].winner == winner
@@ -181,7 +181,7 @@ async def test_a_restart_mid_pool_brings_the_pool_back(tmp_path):
 
 async def test_french_rule_the_adviser_takes_the_losers_seat(tmp_path):
     async with club_server(tmp_path, seed=8, limits=generous_limits()) as server:
-        server.club.round_pause = 0.5
+        server.club.round_pause = 0.1
         server.club.offer_seconds = 60.0
         lt, keys, players, ann, bob = await seat_two(server, ClubOptions(french_rule=True))
         cleo = await connect(server, keys[2], "cleo", f"watch {lt.code}")

@@ -1,7 +1,7 @@
 """Ratings through the club: Elo moves as stated, the leaderboard and the record show it,
 and a finished match can be replayed from the lobby.
 
-The formula (net/clubhouse/ratings.py): everyone starts at 1500; the winner's expected score
+The formula (net/club/clubhouse/ratings.py): everyone starts at 1500; the winner's expected score
 is E = 1 / (1 + 10 ** ((R_loser - R_winner) / 400)) and the winner takes 32 * (1 - E) from
 the loser. Every expected number below is worked out by hand from that in a comment.
 """
@@ -19,10 +19,10 @@ from server_harness import Seat, club_server, new_key, open_table
 
 from ecarte_tui.engine import KING, Match
 from net.club import Club, LiveTable, TableOptions
-from net.clubhouse.ratings import RatingBook
-from net.house import House
-from net.lobby.served_replay import stored_record
-from net.lobby.standings import leaderboard_rows, match_rows
+from net.club.clubhouse.ratings import RatingBook
+from net.club.house import House
+from net.screens.served_replay import stored_record
+from net.screens.standings import leaderboard_rows, match_rows
 from net.store import Player, Store
 
 ANNA, BEN, CARL = Player("SHA256:anna", "anna"), Player("SHA256:ben", "ben"), \
@@ -132,7 +132,7 @@ def test_a_chain_of_three_matches_on_the_leaderboard_and_in_the_records(tmp_path
 def test_the_favourite_winning_gains_little(tmp_path):
     # 1600 vs 1400, the favourite wins: E = 1 / (1 + 10 ** (-200/400)) = 1 / 1.31622777
     # = 0.75974693; gain = 32 * (1 - 0.75974693) = 7.68810 (rounded 7.69)
-    from net.clubhouse.ratings import elo_update
+    from net.club.clubhouse.ratings import elo_update
 
     assert elo_update(1600, 1400)[0] - 1600 == pytest.approx(7.68810, abs=1e-5)
     assert round(elo_update(1600, 1400)[0] - 1600, 2) == 7.69

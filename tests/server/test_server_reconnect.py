@@ -100,6 +100,7 @@ async def test_after_the_timeout_the_bot_plays_on(tmp_path):
         await anna.wait_for("b play on against the bot", timeout=10)
         anna.press(b"b")
         await anna.wait_for("takes ben's seat")
+        await anna.dismiss_toast("The bot")  # (read: it would cover her prompt for 5 s)
         assert lt.seats[1].is_bot and lt.bots[1] is not None
         # the bot answers: anna plays the first hand to its end against it
         await anna.play(until=lambda s: "Next hand" in s or "the match" in s)

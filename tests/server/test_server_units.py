@@ -16,15 +16,15 @@ from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.card_art import UNICODE, short_label
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
+from net.bench.lite_screen import LiteScreen
+from net.bench.screen_player import DONE, ENTER, next_move
 from net.club import Club, ClubError, TableOptions
-from net.game_commands import allow_command, parse_command
+from net.club.identity import Identities, is_guest
 from net.game_server import ServerConfig
-from net.identity import Identities, is_guest
-from net.lite_screen import LiteScreen
-from net.lobby.new_table_screen import options_from
-from net.lobby.presence import away_banner, clock_text, counting_down, may_claim
-from net.lobby.table_rows import rules_text, table_row
-from net.screen_player import DONE, ENTER, next_move
+from net.screens.new_table_screen import options_from
+from net.screens.presence import away_banner, clock_text, counting_down, may_claim
+from net.screens.table_rows import rules_text, table_row
+from net.ssh.game_commands import allow_command, parse_command
 from net.store import Player, Store, StoreError
 
 

@@ -10,8 +10,8 @@ from server_harness import Seat, new_key, registered_pair
 from server_process import ServerProcess, free_port
 from test_server_wagers import conserved, wager, watcher
 
-from net.clubhouse.ledger_db import ClubDB
-from net.clubhouse.purse import Ledger
+from net.club.clubhouse.purse import Ledger
+from net.store.ledger_db import ClubDB
 
 
 async def test_wagers_survive_kill_9_and_settle_once(tmp_path):
@@ -54,8 +54,8 @@ async def test_wagers_survive_kill_9_and_settle_once(tmp_path):
         anna = await Seat.connect(server.port, "anna", seed=3, key=keys["anna"])
         ben = await Seat.connect(server.port, "ben", seed=4, key=keys["ben"])
         clients = [anna, ben]
-        for seat in (anna, ben):
-            await seat.wait_for("Welcome back")
+        for seat in (anna, ben):  # (clicked away: it would cover a prompt for 5 s)
+            await seat.dismiss_toast("Welcome back")
 
         def settled(_screen: str) -> bool:
             g = ledger.game(gid)

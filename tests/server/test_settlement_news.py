@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ecarte_tui.engine import Rules
-from net.clubhouse.purse import game_id
-from net.house import House
-from net.lobby.settlement_news import SettledElsewhere, SettlementNews
+from net.club.clubhouse.purse import game_id
+from net.club.house import House
+from net.screens.settlement_news import SettledElsewhere, SettlementNews
 from net.store import Player, Store
 
 ANNA, BEN, CLEO = Player("SHA256:anna", "anna"), Player("SHA256:ben", "ben"), Player(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from net.club import TableOptions
-from net.clubhouse.options import ClubOptions
+from net.club.clubhouse.options import ClubOptions
 from net.store import RoundRecord, RoundStore, Store
 
 ANNA, BEN, CLEO = "SHA256:anna", "SHA256:ben", "SHA256:cleo"

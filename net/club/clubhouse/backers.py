@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .talk import TokenBucket, clean_line
+from net.club.clubhouse.talk import TokenBucket, clean_line
 
 if TYPE_CHECKING:
     from ecarte_tui.engine import Action

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .pool import POOL_RULES
-from .purse import MAX_STAKE
+from net.club.clubhouse.pool import POOL_RULES
+from net.club.clubhouse.purse import MAX_STAKE
 
 
 class ClubOptionsError(ValueError):

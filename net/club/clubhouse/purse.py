@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ledger_db import ClubDB, now
+from net.store.ledger_db import ClubDB, now
 
 if TYPE_CHECKING:
     from ecarte_tui.engine import Match, Rules

@@ -27,7 +27,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ledger_db import ClubDB, now
+from net.store.ledger_db import ClubDB, now
 
 if TYPE_CHECKING:
     from ecarte_tui.engine import Match

@@ -34,14 +34,14 @@ from rich.control import Control
 from textual._context import active_app, active_message_pump, visible_screen_stack
 from textual.message import Message
 
-from net.lobby.money_text import money_lines
-from net.ssh_driver import SSHDriver
+from net.screens.money_text import money_lines
+from net.ssh.driver import SSHDriver
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from net.lobby.club_table_screen import ClubTableScreen
-    from net.remote_terminal import RemoteTerminal
+    from net.screens.club_table_screen import ClubTableScreen
+    from net.ssh.remote_terminal import RemoteTerminal
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """What sharing saves: the server's CPU per move with N watchers, shared and not.
 
-``python -m net.gallery_share.bench --watchers 20 --moves 40`` runs ``ecarte serve`` twice
+``python -m net.screens.gallery_share.bench --watchers 20 --moves 40`` runs ``ecarte serve`` twice
 (``ECARTE_GALLERY_SHARE=1``, then ``=0``) as a subprocess, seats two scripted players at one
 table, connects N watchers at the same size (clients that only count bytes, so their cost
 is small and equal in both runs), lets everyone settle, then has the players make the moves
@@ -17,8 +17,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from net.bench import SIZE, BenchClient, Totals, _cpu_seconds, _screens_quiet, _start_server
-from net.screen_player import DONE, next_move
+from net.bench.screen_player import DONE, next_move
+from net.bench.ssh_bench import (
+    SIZE,
+    BenchClient,
+    Totals,
+    _cpu_seconds,
+    _screens_quiet,
+    _start_server,
+)
 
 
 async def _player(c: BenchClient, moves: list[int], goal: int, rng: random.Random) -> None:
