@@ -1,4 +1,4 @@
-"""One club served by several real ``ecarte serve`` processes sharing one SQLite store:
+"""One club served by several real ``ecarte serve`` processes sharing one store:
 players and a watcher on different nodes play a whole match; a node killed with -9 loses
 nothing, its player comes back on another node and finishes; ``--workers 2`` restarts a
 worker that dies."""
@@ -21,10 +21,11 @@ from net.store import Store
 NODE = ("--shared", "--bot-delay", "0.05")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request) -> str | None:
-    """The club's store: SQLite in the shared data directory, or a real PostgreSQL."""
-    return None if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+@pytest.fixture
+def store(postgres_url: str) -> str | None:
+    """Nodes on a real PostgreSQL. (Nodes sharing SQLite play a whole match with one player
+    on each in test_club_haproxy.py, and workers on SQLite below.)"""
+    return postgres_url
 
 
 def node_args(store: str | None) -> tuple[str, ...]:
