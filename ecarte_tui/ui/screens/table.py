@@ -352,6 +352,8 @@ class TableScreen(Screen[None]):
 
     @on(TableChanged)
     def _changed(self, message: TableChanged) -> None:
+        if not self.query(ChipsPanel):
+            return  # an update queued for a screen being taken down: its widgets are gone
         prev = self.update
         u = message.update
         self.update = u
@@ -448,7 +450,10 @@ class TableScreen(Screen[None]):
                 active=active,
             )
         order = (opp, me)
-        self.query_one(ChipsPanel).show(
+        chips = self.query(ChipsPanel)
+        if not chips:  # the screen is being taken down (a new round's screen replaces it)
+            return
+        chips.first().show(
             names, view.scores, view.games_won, view.rules.target, view.rules.games_to_win, order
         )
         if mode == "discard":
