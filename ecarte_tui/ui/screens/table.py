@@ -231,6 +231,9 @@ class TableScreen(Screen[None]):
 
         keys = f"The game waits until then: q {quit_word(self.app).lower()} · ? help"
         self.query_one(TooSmall).show_size(event.size.width, event.size.height, keys)
+        box = self._dialog
+        if box is not None:  # an open box hides with the table, and comes back with it
+            box.display = box.content is not None and not self.hidden_by_size
         self._fit_prompt()
         self.refresh_bindings()  # the game's keys sleep while the table is hidden
 

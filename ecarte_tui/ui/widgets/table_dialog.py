@@ -119,9 +119,9 @@ class TableDialog(Vertical):
                 button.display = True
             else:
                 button.display = False
-        # shown by a class, not ``display``: the stylesheet hides an open box while the
-        # terminal is too small for the table (the box comes back when it fits)
-        self.add_class("-open")
+        # hidden while the terminal is too small for the table (TableScreen.on_resize shows
+        # it again when it fits); ``display`` repaints what the box covered at once
+        self.display = not getattr(self.screen, "hidden_by_size", False)
         first = buttons[0] if content.choices and content.focus else None
         self.screen.set_focus(first, scroll_visible=False)
 
@@ -129,7 +129,7 @@ class TableDialog(Vertical):
         if self.content is None:
             return
         self.content = None
-        self.remove_class("-open")
+        self.display = False
         if self._owns(self.screen.focused):
             self.screen.set_focus(None)
 
