@@ -11,7 +11,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from server_harness import Seat, new_key, open_table
+from server_harness import Seat, new_key, registered_pair
 from server_process import REPO, ServerProcess, free_port
 from ssh_harness import ScreenClient
 
@@ -77,13 +77,7 @@ async def test_two_nodes_behind_haproxy_are_one_club(tmp_path, haproxy):
             next(iter(prints))
         await probe.close()
 
-        anna = await Seat.connect(port, "anna", seed=1, key=keys["anna"])
-        await anna.wait_for("first visit")
-        anna.press(b"\r")
-        code = await open_table(anna)
-        ben = await Seat.connect(port, "ben", seed=2, key=keys["ben"], command=f"join {code}")
-        await ben.wait_for("first visit")
-        ben.press(b"\r")
+        anna, ben, code = await registered_pair(port, keys)  # both through HAProxy
         await anna.wait_for("Draw for the deal")
         where = player_nodes(data, code)
         assert set(where) == {"anna", "ben"} and where["anna"] != where["ben"], \
