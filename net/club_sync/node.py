@@ -184,7 +184,10 @@ class ClubNode:
             return
         key = (lt.code, member)
         n = max(0, self.local.get(key, 0) + delta)
-        self.local[key] = n
+        if n:
+            self.local[key] = n
+        else:
+            self.local.pop(key, None)  # nothing kept for a table nobody here is at
         self.sync.set_presence(lt.code, member, self.name, n)
         if member != WATCHERS:
             if delta > 0:

@@ -108,7 +108,13 @@ async def serve(args: argparse.Namespace) -> int:
 
     lighten_strips()
     send_changed_cells_only()
-    server = GameServer(config)
+    try:
+        server = GameServer(config)
+    except Exception as e:  # a store that cannot be opened: say which and why, nothing else
+        where = config.store or config.data_dir / "club.db"
+        print(f"ecarte serve: cannot open the club's store {where}: {e}".rstrip(),
+              file=sys.stderr)
+        return 1
     try:
         await server.start()
     except OSError as e:

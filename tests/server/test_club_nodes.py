@@ -280,3 +280,17 @@ async def test_a_bot_runs_where_the_lease_is_and_moves_when_its_node_dies(tmp_pa
     await anna_moves_until(t2, 400)
     assert t2.status == "over", "the match ends against the bot now on node two"
     assert two.store.table(lt1.code).status == "finished"  # type: ignore[union-attr]
+
+
+def test_a_store_that_cannot_be_opened_is_named_and_nothing_starts(tmp_path):
+    import subprocess
+    import sys
+
+    url = f"postgresql://postgres@/nodb?host={tmp_path}/nowhere&port=1"
+    out = subprocess.run(
+        [sys.executable, "-m", "ecarte_tui", "serve", "--port", "0", "--data-dir",
+         str(tmp_path / "data"), "--store", url], capture_output=True, text=True, timeout=60,
+        cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"ecarte serve: cannot open the club's store {url}: ")
+    assert "Traceback" not in out.stderr and "listening" not in out.stdout
