@@ -132,6 +132,9 @@ class TableDialog(Vertical):
         self.display = False
         if self._owns(self.screen.focused):
             self.screen.set_focus(None)
+        # what the box covered is drawn again whole: a served screen once kept the box's
+        # picture after it closed (the cells under it had not changed, so none was sent)
+        self.screen.refresh()
 
     def focused_choice(self) -> str | None:
         """The choice of the button that has the focus (Enter presses it), if one has."""
