@@ -197,7 +197,7 @@ def _toasts(theme: str) -> tuple[EcarteApp, scenes.Before]:
         await pilot.pause()
         for severity in ("information", "warning", "error"):
             app.notify(f"A {severity} for the player.", title=severity.title(),
-                       severity=severity)  # type: ignore[arg-type]
+                       severity=severity, timeout=60)  # type: ignore[arg-type]
         for _ in range(5):
             await pilot.pause()
             if len(app.screen.query("Toast")) == 3:
@@ -262,20 +262,71 @@ def _low_contrast_cells(app: EcarteApp) -> dict[str, set[str]]:
     return bad
 
 
-@pytest.mark.parametrize("theme", THEMES)
-def test_every_screen_reaches_aa(theme: str) -> None:
+async def _show_theme(pilot: Pilot[object], app: EcarteApp, theme: str) -> None:
+    """Switch the running app to ``theme`` as the settings screen or the palette does."""
+    app.theme = theme
+    await pilot.pause()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_screen_reaches_aa(screen: str) -> None:
+    """Each screen is reached once and read in every theme, switched as a player switches
+    them (``test_a_theme_switch_draws_what_a_fresh_start_draws`` shows that a switch draws
+    every cell as a start in that theme does)."""
+
     async def check() -> list[str]:
         found = []
-        for name, scene in SCREENS.items():
-            app, before = scene(theme)
-            async with app.run_test(size=(80, 24), notifications=True) as pilot:
-                await before(pilot)
-                await pilot.pause()
+        app, before = SCREENS[screen](THEMES[0])
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await before(pilot)
+            await pilot.pause()
+            for theme in THEMES:
+                if app.theme != theme:
+                    await _show_theme(pilot, app, theme)
                 for pair, chars in _low_contrast_cells(app).items():
-                    found.append(f"{name}: {pair} {''.join(sorted(chars))!r}")
+                    found.append(f"{theme}: {pair} {''.join(sorted(chars))!r}")
         return found
 
     assert asyncio.run(check()) == []
+
+
+def _cells(app: EcarteApp) -> list[tuple[str, str, str]]:
+    """Every cell of the composited screen: character, ink and background."""
+    update = app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens)
+    cells = []
+    for line in update.strips:  # type: ignore[attr-defined]
+        for strip in line:
+            for segment in strip:
+                if segment.control:
+                    continue
+                style = segment.style or Style()
+                ink, paper = _hex(_rgb(style.color)), _hex(_rgb(style.bgcolor))
+                cells += [(ch, ink, paper) for ch in segment.text]
+    return cells
+
+
+@pytest.mark.parametrize("screen", ["mid hand", "home select open"])
+def test_a_theme_switch_draws_what_a_fresh_start_draws(screen: str) -> None:
+    """A theme chosen while playing recolours every cell (felt, cards, chips, prompt, open
+    lists) exactly as starting in that theme does: what a player switching themes sees,
+    and what lets the scan above read one screen in every theme."""
+
+    async def draw(start: str, shown: str) -> list[tuple[str, str, str]]:
+        app, before = SCREENS[screen](start)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await before(pilot)
+            await pilot.pause()
+            if shown != start:
+                await _show_theme(pilot, app, shown)
+            return _cells(app)
+
+    first, last = THEMES[0], THEMES[-1]
+    switched = asyncio.run(draw(first, last))
+    fresh = asyncio.run(draw(last, last))
+    assert switched == fresh
+    assert switched != asyncio.run(draw(first, first))  # the switch did recolour
 
 
 def test_the_scan_sees_low_contrast() -> None:
