@@ -1,26 +1,33 @@
 """The ``expert`` player: sample the hidden cards, solve each deal exactly, maximise P(win).
 
-For every decision it draws deals consistent with its view (``sampler``), plays each
-candidate action out in every deal -- the exchanges by the treatises' rules (``rollout``),
-the tricks by exact search (``solver``) -- and scores the outcome by the chance of winning
-the *match* from the resulting score (``match_value``), not by tricks: a vole at 3-4 is
-worth more than at 0-0, a refusal that risks 2 points is judged against what 2 points cost.
-All deals are shared by the candidate actions (common random numbers).
+For every decision it draws deals consistent with its view (``sampler``, which weighs each
+deal by how well it explains the opponent's proposals, refusals and exchanges), plays each
+candidate action out in every deal -- the later exchanges by the treatises' rules
+(``rollout``), the tricks by exact search (``solver``) -- and scores the outcome by the
+chance of winning the *match* from the resulting score (``match_value``), not by tricks: a
+vole at 3-4 is worth more than at 0-0, a refusal that risks 2 points is judged against
+what 2 points cost. All candidates share the same deals (common random numbers), so their
+differences are measured far more precisely than their values.
 
-Two corrections come from measurement (paired experiments on the same deals):
+Every decision is the search's own, before the play as in it:
+- play/propose and accept/refuse are weighed on ``BID_DEALS`` deals, and on twice as many
+  (up to ``BID_MAX``) while the two stay within ``BID_SE`` standard errors of each other:
+  a clear case costs little, a close one gets the deals;
+- the discards race (successive halving): every plausible discard is weighed on a few
+  deals, the worse half is dropped, the rest get twice as many, and so on, so the close
+  candidates are compared on many deals and the poor ones cost little;
 - exact search lets both players see every card, which flatters the leader; before the
   play a hand's outcome is the mean of the exact result and of a plain play-out
-  (``playout``), ``BLEND``;
-- before the play many actions are nearly equal and the arg-max of noisy estimates picks
-  noise: the treatises' choice stands unless another action beats it on the same deals by
-  ``MARGIN`` standard errors. In the trick play the search decides alone.
+  (``playout``), ``BLEND``.
+``margin`` > 0 brings back the old caution: the treatises' choice then stands unless
+another action beats it on the same deals by that many standard errors.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine.actions import ACCEPT, KING, PLAY, PROPOSE, REFUSE, Action, Kind, discard
 from ..engine.cards import HIGHER, STRENGTH, SUIT_MASK, cards_of
@@ -39,19 +46,26 @@ from .rollout import (
     Exchange,
     discard_and_draw,
     play_out,
+    score_eager,
 )
 from .sampler import Deal, sample_deals
 from .solver import CARD_SUIT, LeadSolver, make_solver
 from .treatises import MASTERS, king_of_trumps, treatise_discard
 
-# deals per decision; chosen so a decision takes ~10-60 ms in CPython on one core
+# deals per decision; chosen so that a card takes a few ms of CPU and a decision before the
+# play 40-150 ms at the median, 250 ms at most (measured in one process: all decisions
+# with a choice 6-10 ms at the median, 195-205 ms at the 99th percentile)
 CARD_DEALS = 120
-BID_DEALS = 200  # play/propose and accept/refuse
-DISCARD_DEALS = 48  # per candidate discard
-MAX_DISCARDS = 12  # candidate discards evaluated
+BID_DEALS = 64  # play/propose and accept/refuse: the first batch, then twice as many...
+BID_MAX = 384  # ... up to this many while the two stay close
+BID_SE = 3.0  # standard errors of the paired difference that settle a bid early
+DISCARD_FIRST = 12  # deals per candidate discard in the race's first round
+DISCARD_MAX = 192  # deals the last candidates of the race are compared on, at most
+RACE_SE = 3.0  # standard errors by which the last two may settle the race early
+MAX_DISCARDS = 16  # candidate discards entered in the race
 MEMO_LIMIT = 200_000  # solver positions kept for one hand (a few MB at most)
 BLEND = 0.5  # weight of the exact result against the plain policy's before the play
-MARGIN = 1.0  # standard errors by which an action must beat the treatises' before the play
+MARGIN = 0.0  # standard errors by which an action must beat the treatises' (0: arg-max)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +79,7 @@ class ActionEval:
     tricks: float  # mean tricks I take this hand
     deals: int
     samples: tuple[float, ...] = field(default=(), repr=False, compare=False)  # per deal
+    treatise: bool = False  # the treatises' choice (what the ``classic`` bot does here)
 
 
 class _Tally:
@@ -94,6 +109,9 @@ class _Tally:
         self.tricks += w * tricks
         self.point += w * point
         self.vole += w * vole
+
+    def mean(self) -> float:
+        return self.value / self.w if self.w else 0.0
 
     def result(self, action: Action, deals: int) -> ActionEval:
         w = self.w or 1.0
@@ -283,15 +301,27 @@ class ExpertBot:
         ctx = _Context(self, view)
         phase = view.phase
         if phase is Phase.TRICKS:
-            evals = self._cards(ctx, rng)
+            evals = self._rank(ctx, self._cards(ctx, rng))
         elif phase is Phase.DECIDE:
-            evals = self._decide(ctx, rng)
+            evals = self._rank(ctx, self._decide(ctx, rng))
         elif phase is Phase.ANSWER:
-            evals = self._answer(ctx, rng)
+            evals = self._rank(ctx, self._answer(ctx, rng))
         else:
-            evals = self._discards(ctx, rng)
+            evals = self._discards(ctx, rng)  # ranked by the race
+        base = ClassicBot().choose(view)
+        evals = [replace(e, treatise=True) if e.action == base else e for e in evals]
+        if phase is Phase.TRICKS or self.margin <= 0:
+            return evals
+        # the old caution, on request: the treatises' choice stands unless the search
+        # finds another clearly better on the same deals
+        chosen = prefer_unless_clearly_better(evals, base, ctx.weights, self.margin)
+        return [chosen, *(e for e in evals if e is not chosen)]
+
+    @staticmethod
+    def _rank(ctx: _Context, evals: list[ActionEval]) -> list[ActionEval]:
+        """Best value first; ties go to more tricks, then to the cheaper card."""
         strength = ctx.strength
-        ranked = sorted(
+        return sorted(
             evals,
             key=lambda e: (
                 -round(e.value, 9),
@@ -300,14 +330,6 @@ class ExpertBot:
                 e.action.cards,
             ),
         )
-        if phase is Phase.TRICKS or self.margin <= 0:
-            return ranked
-        # Before the play, the treatises' choice stands unless the search finds another
-        # clearly better on the same deals: many near-equal estimates would otherwise
-        # pick noise (measured: a plain arg-max loses points on discards).
-        base = ClassicBot().choose(view)
-        chosen = prefer_unless_clearly_better(ranked, base, ctx.weights, self.margin)
-        return [chosen, *(e for e in ranked if e is not chosen)]
 
     def _cards(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
         view = ctx.view
@@ -379,21 +401,40 @@ class ExpertBot:
                            elder: bool, step: int, stand: Action,
                            exchange: Action) -> list[ActionEval]:
         """The elder's "play or propose" and the dealer's "refuse or accept" alike: the
-        hand as dealt against an exchange, over the same sampled deals."""
+        hand as dealt against an exchange, over the same sampled deals, in batches until
+        the paired difference is clear or ``BID_MAX`` deals are spent."""
         view = ctx.view
-        deals = self.deals(view, rng, self._count(BID_DEALS), True)
-        ctx.weights = [d.weight for d in deals]
         me = view.hand_mask
+        eager = score_eager(ctx.rules, view.scores[0], view.scores[1])
         stood, exchanged = _Tally(), _Tally()
-        for deal in deals:
-            first, second = (me, deal.opp) if elder else (deal.opp, me)
-            stood.add_blend(deal.weight, ctx.outcome(first, second, risk))
-            ex = Exchange(first, second, deal.stock, 0, view.exchanges, None)
-            ctx.finish(play_out(ex, step, ctx.trump, ctx.rules), exchanged, deal.weight)
+        batch = self._count(BID_DEALS)
+        cap = self._count(BID_MAX)
+        deals: list[Deal] = []
+        while len(deals) < cap:
+            want = min(batch, cap - len(deals))
+            new = self.deals(view, rng, want, True)
+            deals += new
+            for deal in new:
+                first, second = (me, deal.opp) if elder else (deal.opp, me)
+                stood.add_blend(deal.weight, ctx.outcome(first, second, risk))
+                ex = Exchange(first, second, deal.stock, 0, view.exchanges, None, eager)
+                ctx.finish(play_out(ex, step, ctx.trump, ctx.rules), exchanged, deal.weight)
+            if len(new) < want:
+                break  # the hook gives no more (the oracle's one true deal)
+            mean, se = paired_difference(stood.samples, exchanged.samples,
+                                         [d.weight for d in deals])
+            if abs(mean) > BID_SE * se:
+                break
+            batch = len(deals)  # double the deals while the two stay close
+        ctx.weights = [d.weight for d in deals]
         n = len(deals)
         return [stood.result(stand, n), exchanged.result(exchange, n)]
 
     def _discards(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
+        """Every plausible discard, raced by successive halving on common deals: the
+        better half of the field goes on to twice as many deals, until two are left and
+        are told apart (``RACE_SE``) or ``DISCARD_MAX`` deals are spent. Best first:
+        those that lasted longest, each round by value."""
         view = ctx.view
         sizes = [a.cards.bit_count() for a in view.legal if a.kind is Kind.DISCARD]
         me = view.hand_mask
@@ -401,25 +442,69 @@ class ExpertBot:
         cands = plausible_discards(me, ctx.trump, ctx.ace_high, lo, hi)
         base = treatise_discard(me, ctx.trump, ctx.ace_high, lo, hi)
         if base not in cands:
-            cands.append(base)  # the treatises' discard is always weighed (see evaluate)
-        deals = self.deals(view, rng, self._count(DISCARD_DEALS), True)
-        ctx.weights = [d.weight for d in deals]
+            cands.append(base)  # the treatises' discard is always weighed
         elder = ctx.i_am_elder
-        out = []
-        for mask in cands:
-            tally = _Tally()
-            for deal in deals:
-                if elder:
-                    ex = Exchange(me, deal.opp, deal.stock, 0, view.exchanges, None)
-                    if not discard_and_draw(ex, 0, mask):
-                        play_out(ex, DEALER_DISCARD, ctx.trump, ctx.rules)
-                else:
-                    ex = Exchange(deal.opp, me, deal.stock, 0, view.exchanges, None)
-                    if not discard_and_draw(ex, 1, mask):
-                        play_out(ex, DECIDE, ctx.trump, ctx.rules)
-                ctx.finish(ex, tally, deal.weight)
-            out.append(tally.result(discard(mask), len(deals)))
-        return out
+        eager = score_eager(ctx.rules, view.scores[0], view.scores[1])
+        tallies = {mask: _Tally() for mask in cands}
+        cap = max(self._count(DISCARD_MAX), 1)
+        want = min(self._count(DISCARD_FIRST), cap)
+        deals: list[Deal] = []
+        alive = list(cands)
+        dropped: list[list[int]] = []  # the rounds' losers, first round first
+        while True:
+            new = self.deals(view, rng, want, True)
+            deals += new
+            for mask in alive:
+                tally = tallies[mask]
+                for deal in new:
+                    if elder:
+                        ex = Exchange(me, deal.opp, deal.stock, 0, view.exchanges, None, eager)
+                        if not discard_and_draw(ex, 0, mask):
+                            play_out(ex, DEALER_DISCARD, ctx.trump, ctx.rules)
+                    else:
+                        ex = Exchange(deal.opp, me, deal.stock, 0, view.exchanges, None, eager)
+                        if not discard_and_draw(ex, 1, mask):
+                            play_out(ex, DECIDE, ctx.trump, ctx.rules)
+                    ctx.finish(ex, tally, deal.weight)
+            alive.sort(key=lambda m: (-tallies[m].mean(), m))
+            if len(alive) == 1 or len(new) < want or len(deals) >= cap:
+                break
+            if len(alive) > 2:
+                keep = max(2, (len(alive) + 1) // 2)
+                dropped.append(alive[keep:])
+                alive = alive[:keep]
+            else:
+                mean, se = paired_difference(tallies[alive[0]].samples,
+                                             tallies[alive[1]].samples,
+                                             [d.weight for d in deals])
+                if abs(mean) > RACE_SE * se:
+                    break
+            want = min(len(deals), cap - len(deals))
+        ctx.weights = [d.weight for d in deals]
+        order = list(alive)
+        for losers in reversed(dropped):
+            order += sorted(losers, key=lambda m: (-tallies[m].mean(), m))
+        return [
+            tallies[m].result(discard(m), len(tallies[m].samples)) for m in order
+        ]
+
+
+def paired_difference(a: list[float], b: list[float], weights: list[float]
+                      ) -> tuple[float, float]:
+    """Weighted mean of ``a - b`` over the deals both were weighed on, and its standard
+    error (the same deals for both: their luck cancels)."""
+    n = min(len(a), len(b), len(weights))
+    w = weights[:n]
+    total = sum(w)
+    if n < 2 or total <= 0:
+        return 0.0, math.inf
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(wi * d for wi, d in zip(w, diffs, strict=True)) / total
+    var = sum(wi * (d - mean) ** 2 for wi, d in zip(w, diffs, strict=True)) / total
+    n_eff = total * total / sum(wi * wi for wi in w)
+    if n_eff <= 1:
+        return mean, math.inf
+    return mean, math.sqrt(var / n_eff)
 
 
 def prefer_unless_clearly_better(
@@ -431,18 +516,13 @@ def prefer_unless_clearly_better(
     if base not in by:
         return ranked[0]
     ref = by[base]
-    total = sum(weights)
-    if total <= 0 or not ref.samples:
+    if sum(weights) <= 0 or not ref.samples:
         return ranked[0]
-    n_eff = total * total / sum(w * w for w in weights)
     best, best_gain = ref, 0.0
     for e in ranked:
         if e is ref:
             continue
-        diffs = [a - b for a, b in zip(e.samples, ref.samples, strict=True)]
-        mean = sum(w * d for w, d in zip(weights, diffs, strict=True)) / total
-        var = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / total
-        se = math.sqrt(var / n_eff) if n_eff > 1 else math.inf
+        mean, se = paired_difference(list(e.samples), list(ref.samples), weights)
         if mean > margin * se and mean > best_gain:
             best, best_gain = e, mean
     return best

@@ -11,8 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.cards import SUIT_MASK
 from ..engine.rules import Rules
-from .treatises import dealer_refuses, is_jeu_de_regle, king_of_trumps, treatise_discard
+from .treatises import (
+    dealer_refuses,
+    is_jeu_de_regle,
+    king_of_trumps,
+    treatise_discard,
+    trumps_and_kings,
+)
 
 DECIDE, ANSWER, ELDER_DISCARD, DEALER_DISCARD = range(4)
 
@@ -27,6 +34,7 @@ class Exchange:
     pos: int
     exchanges: int
     at_risk: int | None  # 0 = elder, 1 = dealer (roles, not seats)
+    eager: bool = False  # the score makes a refusal worth more (``score_eager``)
 
 
 def _draw(ex: Exchange, n: int) -> int:
@@ -57,6 +65,31 @@ def elder_would_play(hand: int, trump: int, rules: Rules, exchanges: int) -> boo
     return exchanges > 0 or not hand >> king_of_trumps(trump) & 1
 
 
+def score_eager(rules: Rules, a: int, b: int) -> bool:
+    """Cavendish: at ``target - 1`` on either side the dealer refuses with a guard less."""
+    return a == rules.target - 1 or b == rules.target - 1
+
+
+def elder_plays_at(hand: int, trump: int, rules: Rules, me: int, opp: int,
+                   exchanges: int) -> bool:
+    """The elder's play/propose by the treatises with Cavendish's score rules, from the
+    elder's score ``me`` and the dealer's ``opp`` (mirrors ``classic.elder_plays``)."""
+    jeu = is_jeu_de_regle(hand, trump, rules)
+    if exchanges > 0:
+        return jeu
+    target = rules.target
+    king = hand >> king_of_trumps(trump) & 1
+    if me == target - 1 and king:
+        return True
+    trumps = (hand & SUIT_MASK[trump]).bit_count()
+    strong = trumps_and_kings(hand, trump, rules.ace_high).bit_count()
+    if opp == target - 1:
+        return not king and (jeu or trumps >= 2 or trumps >= 1 and strong >= 2)
+    if opp == target - 2:
+        return not king and (trumps >= 3 or strong >= 4)
+    return jeu and not king
+
+
 def play_out(ex: Exchange, step: int, trump: int, rules: Rules) -> Exchange:
     """Continue from ``step`` with the treatise policy until the play begins."""
     ace_high = rules.ace_high
@@ -70,7 +103,7 @@ def play_out(ex: Exchange, step: int, trump: int, rules: Rules) -> Exchange:
                 return ex
             step = ANSWER
         elif step == ANSWER:
-            if dealer_refuses(ex.dealer, trump, ace_high):
+            if dealer_refuses(ex.dealer, trump, ace_high, ex.eager):
                 if ex.exchanges == 0:
                     ex.at_risk = 1 if rules.penalized == "committer" else 0
                 return ex

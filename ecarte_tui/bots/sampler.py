@@ -5,11 +5,13 @@ and the cards he could not have held, holds his announced king and has the right
 The soft facts weigh each deal: a player who plays without proposing or refuses usually
 holds a strong hand, one who proposes a weak one, and a player who changed ``k`` cards
 usually kept trumps and kings (003, 004: "his hand after the exchange probably holds ...").
-The weights use the treatises' rules as the model of a sensible opponent.
+The weights use the treatises' rules, with Cavendish's regard for the score, as the model
+of a sensible opponent (the same rules the ``classic`` bot plays by).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -18,10 +20,13 @@ from ..engine.cards import FULL_MASK, cards_of
 from ..engine.view import SeatView
 from .knowledge import Knowledge
 from .playout import PolicyPlay
-from .treatises import dealer_refuses, is_jeu_de_regle, king_of_trumps, trumps_and_kings
+from .rollout import elder_plays_at, score_eager
+from .treatises import dealer_refuses, trumps_and_kings
 
 # how much likelier a hand is when it agrees with the treatise model (1 : UNLIKE)
-UNLIKE = 0.25
+UNLIKE = 0.15
+# weight of a hand that holds fewer trumps and kings than he kept at his last exchange
+SHORT_KEPT = 0.02
 # weight of a sample where the opponent holds a king he did not announce in time
 SILENT_KING = 0.05
 # weight of a sample in which a sensible player would not have led (followed with) the card
@@ -49,6 +54,7 @@ class OpponentModel:
     refused: bool | None  # dealer: refused (True) or accepted with no exchange after
     first: bool  # that decision carried the penalty (no exchange before it)
     kept: int  # cards he kept at his last exchange (-1: he did not exchange)
+    scores: tuple[int, int] = (0, 0)  # (his, mine) when he decided, the king aside
 
 
 def opponent_model(view: SeatView) -> OpponentModel:
@@ -75,25 +81,39 @@ def opponent_model(view: SeatView) -> OpponentModel:
         elif e.seat == opp and kind in (Kind.ACCEPT, Kind.REFUSE):
             refused = kind is Kind.REFUSE
             first = exchanges == 0
-    return OpponentModel(played, refused, first, kept)
+    # the scores when he decided: an announced king scored after every pre-play decision
+    his, mine = view.scores[opp], view.scores[view.seat]
+    if view.king == opp:
+        his -= 1
+    elif view.king == view.seat:
+        mine -= 1
+    return OpponentModel(played, refused, first, kept, (his, mine))
 
 
 def hand_likelihood(hand: int, model: OpponentModel, trump: int, view: SeatView) -> float:
-    """How well ``hand`` (his hand before the play) fits what he did, 1 at best."""
+    """How well ``hand`` (his hand before the play) fits what he did, 1 at best.
+
+    After an exchange he kept the trumps and kings of his old hand (003) and drew the rest
+    at random, so a hand with ``s`` such cards is ``C(s, kept)`` times as likely as one
+    with just ``kept`` of them (the ways to choose which he kept); fewer is nearly
+    impossible. His play/propose and refuse/accept are read with the score rules.
+    """
     w = 1.0
     rules = view.rules
     if model.kept > 0:
         strong = trumps_and_kings(hand, trump, rules.ace_high).bit_count()
         if strong < model.kept:
-            w *= UNLIKE ** (model.kept - strong)
+            w *= SHORT_KEPT ** (model.kept - strong)
+        else:
+            w *= math.comb(strong, model.kept)
+    his, mine = model.scores
     if model.played is not None:
-        jeu = is_jeu_de_regle(hand, trump, rules)
-        if model.first and hand >> king_of_trumps(trump) & 1:
-            jeu = not jeu  # Foster: with the king, propose even a jeu de règle
-        if jeu != model.played:
+        plays = elder_plays_at(hand, trump, rules, his, mine, 0 if model.first else 1)
+        if plays != model.played:
             w *= UNLIKE
     if model.refused is not None:
-        if dealer_refuses(hand, trump, rules.ace_high) != model.refused:
+        eager = score_eager(rules, his, mine)
+        if dealer_refuses(hand, trump, rules.ace_high, eager) != model.refused:
             w *= UNLIKE
     return w
 

@@ -110,3 +110,52 @@ def test_voids_and_could_not_head_are_learnt() -> None:
     assert know.forbidden & SUIT_MASK[1] == SUIT_MASK[1] & know.unseen
     for deal in sample_deals(know, random.Random(1), 50, seat_view(m, 0)):
         assert deal.opp & (SUIT_MASK[0] | SUIT_MASK[1]) == 0
+
+
+def _weighted_share(deals, pred) -> float:  # type: ignore[no-untyped-def]
+    total = sum(d.weight for d in deals)
+    return sum(d.weight for d in deals if pred(d.opp)) / total
+
+
+def test_an_elder_who_plays_seldom_holds_the_king_of_trumps() -> None:
+    # the treatises propose with the king of trumps (no danger of the dealer taking it
+    # in), so an elder who played without proposing at 0-0 is unlikely to hold it
+    from bots_support import hand_from
+
+    from ecarte_tui.bots.sampler import hand_likelihood, opponent_model
+    from ecarte_tui.engine import PLAY
+
+    m = hand_from("7S 8S 9S 7C 8C", None, "7H")  # B (seat 1) deals
+    m.apply(PLAY)
+    view = seat_view(m, 1)
+    model = opponent_model(view)
+    assert model.played is True and model.first
+    king = 1 << king_of_trumps(view.trump)
+    weak_with_king = king | (0b1111 << 24)  # K of trumps and four low clubs
+    assert hand_likelihood(weak_with_king, model, view.trump, view) < 1.0
+    deals = sample_deals(knowledge_of(view), random.Random(3), 400, view, False)
+    share = _weighted_share(deals, lambda opp: opp & king)
+    assert share < 0.5 * 5 / 26  # a fifth of the uniform chance would be 5 in 26 cards
+
+
+def test_cards_kept_at_an_exchange_are_trumps_and_kings() -> None:
+    # 003: "his hand after the exchange probably holds" the trumps and kings he kept:
+    # after the dealer changed only one card, the elder expects him to be strong
+    from bots_support import hand_from
+
+    from ecarte_tui.bots.treatises import trumps_and_kings
+    from ecarte_tui.engine import ACCEPT, PROPOSE, discard
+
+    m = hand_from("7S 8S 9S 7C 8C", None, "7H")
+    m.apply(PROPOSE)
+    m.apply(ACCEPT)
+    m.apply(discard(m.hands[0]))
+    dealer_hand = m.hands[1]
+    m.apply(discard(dealer_hand & -dealer_hand))  # the dealer changes one card
+    view = seat_view(m, 0)
+    deals = sample_deals(knowledge_of(view), random.Random(4), 400, view, False)
+    trump = view.trump
+    mean_strong = sum(
+        d.weight * trumps_and_kings(d.opp, trump, False).bit_count() for d in deals
+    ) / sum(d.weight for d in deals)
+    assert mean_strong >= 3.5  # he kept four, and may have drawn more
