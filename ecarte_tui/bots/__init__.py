@@ -60,7 +60,9 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
 
 
 def make_oracle(match: Match, seat: int, seed: int | None = None) -> Bot:
-    """A bot that SEES ALL CARDS of ``match`` (benchmarks only, never an opponent)."""
+    """A bot that SEES ALL CARDS of ``match``, the stock's order included, and takes the
+    best action outright: the ceiling the arena measures the others against (benchmarks
+    only, never an opponent)."""
     from .oracle import OracleBot
 
     return OracleBot(match, seat, seed)

@@ -5,44 +5,92 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+from pathlib import Path
 
-from ..bots.arena import ARENA_LEVELS, format_table, run_pairs, summarize
-from ..engine.rules import PRESETS, Rules
+from ..bots.arena import (
+    ARENA_LEVELS,
+    PRESET_GROUPS,
+    format_table,
+    parse_presets,
+    run_presets,
+    summarize_presets,
+)
+from ..engine.rules import PRESETS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bot1", choices=ARENA_LEVELS, metavar="BOT1", help="random, easy, classic, "
-                   "expert (or oracle, which sees all cards)")
+                   "expert (or oracle, which sees all cards, the stock's order included, "
+                   "and takes the best action: a ceiling)")
     p.add_argument("bot2", choices=ARENA_LEVELS, metavar="BOT2", help="the other bot")
     p.add_argument("--games", type=int, default=200,
-                   help="matches to play, rounded up to an even number (default 200)")
+                   help="matches to play per preset, rounded up to an even number "
+                   "(default 200)")
     p.add_argument("--seed", type=int, default=1, help="seed for the deals and the bots")
-    p.add_argument("--rules", choices=list(PRESETS), default="classic", help="rules preset")
+    groups = ", ".join(f"{k} = {','.join(v)}" for k, v in PRESET_GROUPS.items())
+    p.add_argument("--rules", default="classic", metavar="PRESETS",
+                   help=f"rules presets separated by commas ({', '.join(PRESETS)}) or a "
+                   f"group ({groups}); each is played on the same deals and reported on "
+                   "its own (default classic)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (results do not "
                    "depend on it)")
+    p.add_argument("--record", metavar="DIR", type=Path, default=None,
+                   help="write every match to DIR as ECN (PRESET-pairNNNN-[un]swapped.ecn), "
+                   "for `ecarte replay`")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _fail(message: str) -> int:
+    print(f"ecarte arena: {message}", file=sys.stderr)
+    return 2
+
+
+def _check_record_dir(folder: Path) -> str | None:
+    """Why records cannot be written to ``folder`` (created if missing), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+    except OSError as e:
+        return f"cannot write records to {str(folder)!r}: {e.strerror or e}"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
-        print("ecarte arena: --games must be at least 1", file=sys.stderr)
-        return 2
+        return _fail("--games must be at least 1")
+    try:
+        presets = parse_presets(args.rules)
+    except ValueError as e:
+        return _fail(f"--rules: {e}")
+    if args.record is not None:
+        problem = _check_record_dir(args.record)
+        if problem:
+            return _fail(problem)
     pairs = (args.games + 1) // 2
+    total = pairs * len(presets)
     levels = (args.bot1, args.bot2)
-    rules = Rules.named(args.rules)
     show = not args.json and sys.stderr.isatty()
 
     def progress(done: int) -> None:
-        if show and (done % 10 == 0 or done == pairs):
-            print(f"\r{2 * done}/{2 * pairs} matches", end="", file=sys.stderr, flush=True)
+        if show and (done % 10 == 0 or done == total):
+            print(f"\r{2 * done}/{2 * total} matches", end="", file=sys.stderr, flush=True)
 
-    results = run_pairs(levels, rules, pairs, args.seed, max(1, args.jobs), progress)
+    try:
+        results = run_presets(
+            levels, presets, pairs, args.seed, max(1, args.jobs), progress, args.record
+        )
+    except OSError as e:  # a record that could not be written after all (disk full...)
+        return _fail(f"cannot write a record: {e.strerror or e}")
     if show:
         print(file=sys.stderr)
-    summary = summarize(levels, results, rules, args.seed)
+    summary = summarize_presets(levels, results, args.seed, args.record)
     if args.json:
         print(json.dumps(summary))
     else:
         print(f"ecarte arena {args.bot1} {args.bot2}")
         print(format_table(summary))
+        if args.record is not None:
+            print(f"\n{2 * total} records written to {args.record}/ (ecarte replay FILE)")
     return 0
