@@ -80,6 +80,9 @@ def make_opponent(level: str, seed: int | None = None) -> Chooser:
         return RandomChooser(seed)
 
 
+KEEP_QUIET = "keep the king quiet"  # how the expert's advice *not* to announce opens
+
+
 @dataclass(frozen=True)
 class Hint:
     action: Action | None
@@ -100,7 +103,12 @@ def hint_for(view: SeatView) -> Hint:
         return Hint(action, reason)
     if isinstance(result, Action):
         return Hint(result, "")
-    return Hint(getattr(result, "action", None), str(getattr(result, "reason", "")))
+    action, reason = getattr(result, "action", None), str(getattr(result, "reason", ""))
+    if action is KING and reason.startswith(KEEP_QUIET):
+        # the king is the only legal action, but the advice is not to take it (yet): the
+        # hint says so in its own words rather than "announce the king — keep it quiet"
+        return Hint(None, reason[0].upper() + reason[1:])
+    return Hint(action, reason)
 
 
 _RESTATED: dict[Kind, tuple[str, ...]] = {

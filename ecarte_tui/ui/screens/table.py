@@ -33,7 +33,7 @@ from textual.worker import Worker, WorkerState
 from ...engine import KING, PLAY, PROPOSE, Action, IllegalAction, Kind, SeatView, discard
 from ...engine.actions import ACCEPT, REFUSE
 from ...engine.cards import KING as KING_FACE
-from ...engine.cards import SUIT_NAMES, card_label, cards_of, make_card
+from ...engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_label, cards_of, make_card
 from ...engine.match import Phase
 from ...engine.view import Trick
 from ...table import Table, TableError, Update, spoken
@@ -71,6 +71,9 @@ TABLE_KEYS_OF_BOX: dict[str, dict[str, str]] = {
 }
 """Where the box's key means what the table's own key means there (Enter and n between
 hands, n after the match), the table's action takes it: the key bar reads as it did."""
+
+ASCII_SUITS = str.maketrans(dict(zip(SUIT_SYMBOLS, SUITS, strict=True)))
+"""Suit symbols in running text (a hint's reason) as the ASCII cards name them."""
 
 WORDS: dict[str, Action] = {
     "play": PLAY, "propose": PROPOSE, "accept": ACCEPT, "refuse": REFUSE, "king": KING,
@@ -960,6 +963,8 @@ class TableScreen(Screen[None]):
             label = ""
         words = action_words(a, label)
         reason = reason_after_action(a, hint.reason) if hint.reason else ""
+        if self.look.ascii_cards:  # the other cards the reason names, as the hand shows them
+            reason = reason.translate(ASCII_SUITS)
         text = f"Hint: {words}" + (f" — {reason}" if reason else "")
         if self._usable_hint_for(a):
             # (no-break spaces: the wrapped hint keeps the key with its words)
