@@ -149,9 +149,17 @@ class _ScreenSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def __init__(self, client: ScreenClient) -> None:
         self._client = client
 
+    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:  # type: ignore[override]
+        self._client.chan = chan  # (output may arrive before create_session returns)
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         self._client.on_data(data, datatype)
 
+
+_SYNC_QUERY = b"\x1b[?2026$p"
+_SYNC_REPLY = b"\x1b[?2026;2$y"  # "supported, off": Textual then brackets each frame
+_FRAME_START = b"\x1b[?2026h"
+_FRAME_END = b"\x1b[?2026l"
 
 _SGR = re.compile(rb"\x1b\[[0-9;:]*m")
 """A complete colour/attribute sequence (Select Graphic Rendition): it never moves the cursor
@@ -168,6 +176,10 @@ class ScreenClient:
     whole to pyte, which handles it.)"""
 
     colours = False
+    synchronized = True
+    """Answer the server's query for synchronized output as terminals such as kitty,
+    WezTerm or foot do, so every frame arrives between ``CSI ?2026h`` and ``CSI ?2026l``
+    and a reader knows when a frame is whole (`frame_complete`)."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.screen = pyte.Screen(*size)
@@ -178,12 +190,21 @@ class ScreenClient:
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self._text: str | None = None  # the screen's text, until the screen changes
         self._waiters: list[asyncio.Future[None]] = []
+        self.frame_complete = False
+        """The output so far ends with a whole frame (its end marker): no half-drawn
+        screen is showing. False until the first bracketed frame."""
 
     def on_data(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype == asyncssh.EXTENDED_DATA_STDERR:
             self.stderr += data
             return
         self.raw += data
+        if self.synchronized:
+            if _SYNC_QUERY in data and self.chan is not None:
+                self.chan.write(_SYNC_REPLY)
+            end, start = data.rfind(_FRAME_END), data.rfind(_FRAME_START)
+            # output with no marker (or a marker cut between reads) leaves it unknown
+            self.frame_complete = end > start
         # pyte prints the 'u' of the kitty keyboard-mode pop (CSI < u); real terminals
         # ignore it. Splitting across reads is unlikely enough for tests.
         data = data.replace(b"\x1b[<u", b"")

@@ -75,11 +75,12 @@ async def test_invalid_utf8_and_broken_escapes_do_not_kill_the_session(
         b"\x00\x01\x02\x7f",
     ]
     rng = random.Random(1234)
-    # Random bytes, minus keys bound in the demo app or Textual (quit, increment, flood,
-    # screenshot, print, ctrl+p palette, ctrl+q, ctrl+z): their effects are tested elsewhere
-    # and would make the liveness check below depend on timing.
-    noise = bytes(b for b in rng.randbytes(64 * 1024) if b not in b"q+fpo\x10\x11\x1a")
-    # Parsing the noise takes about a second of CPU, within the burst a session may use at
+    # 16 KB of random bytes (each byte value about 60 times, in random company), minus keys
+    # bound in the demo app or Textual (quit, increment, flood, screenshot, print, ctrl+p
+    # palette, ctrl+q, ctrl+z): their effects are tested elsewhere and would make the
+    # liveness check below depend on timing.
+    noise = bytes(b for b in rng.randbytes(16 * 1024) if b not in b"q+fpo\x10\x11\x1a")
+    # Parsing the noise takes a fraction of a second of CPU, within the burst a session may use at
     # once; a busy machine makes it look longer (parse time is read off the clock), and then
     # the throttle (the flood test's subject) would hold the session back for many seconds.
     limits = Limits(input_cpu_burst=30.0)

@@ -33,6 +33,11 @@ async def club_server(data_dir: Path, **config: Any) -> AsyncIterator[GameServer
         await server.aclose()
 
 
+FRAME_GUARD = 0.025
+"""How long a scripted player waits after a whole frame for another one before reading the
+screen (a move often draws two frames a few milliseconds apart)."""
+
+
 def generous_limits(**changes: Any) -> Limits:
     """Room for many loopback clients from one address."""
     values: dict[str, Any] = {"max_connections": 100, "max_connections_per_ip": 100}
@@ -89,12 +94,19 @@ class Seat:
                 return
             seen = len(self.client.raw)
 
-    async def settled(self, gap: float = 0.08, timeout: float = 5.0) -> None:
+    async def settled(self, gap: float = 0.08, timeout: float = 5.0,
+                      after_frame: float | None = None) -> None:
         """Until no output has arrived for ``gap`` seconds since the last byte (how the
-        scripted player waits for a frame to be complete before reading it)."""
+        scripted player waits for a frame to be complete before reading it). With
+        ``after_frame``, a shorter silence is enough once the output ends with a whole
+        frame (the client reads the synchronized-output markers): the screen is not
+        half drawn, and the guard lets a frame that follows at once arrive too."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if not await self.client.next_data(min(gap, deadline - time.monotonic())):
+            wait = gap
+            if after_frame is not None and self.client.frame_complete:
+                wait = after_frame
+            if not await self.client.next_data(min(wait, deadline - time.monotonic())):
                 return
 
     def press(self, key: bytes) -> None:
@@ -118,7 +130,7 @@ class Seat:
         deadline = time.monotonic() + timeout
         stuck_since = time.monotonic()
         while time.monotonic() < deadline:
-            await self.settled()
+            await self.settled(after_frame=FRAME_GUARD)
             screen = self.text()
             if until is not None and until(screen):
                 return screen
