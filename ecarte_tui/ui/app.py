@@ -368,7 +368,10 @@ class EcarteApp(App[int]):
             then()
             return
         if isinstance(self.screen, AskScreen):
-            return  # asked already: the question on screen has the answers
+            # asked already (Ctrl+Q again, say): the question on screen has the answers
+            self.notify("Keep this game? y keeps it, n leaves without it, Esc goes back.",
+                        title="Answer first")
+            return
 
         def answered(answer: str | None) -> None:
             if answer == "keep":

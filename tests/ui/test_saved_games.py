@@ -147,6 +147,11 @@ async def test_an_eleventh_game_asks_before_the_oldest_is_forgotten():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("q")
+        await pilot.press("ctrl+q")  # quit again: the question stays and says what to press
+        await settle(pilot)
+        assert isinstance(app.screen, AskScreen) and app.is_running
+        assert any("y keeps it, n leaves without it" in n.message for n in app._notifications)
+        assert len(list(saves_dir().iterdir())) == MAX_SAVED
         await pilot.press("y")  # keep it: the oldest goes, and only it
     games = list_saved()
     assert len(games) == MAX_SAVED and not oldest.exists()
