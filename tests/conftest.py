@@ -8,7 +8,6 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -86,28 +85,58 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
+RUN_DIR = "ECARTE_TEST_RUN_DIR"
+"""A directory for the whole test run, made by the controlling process before the xdist
+workers start (they inherit the variable): the PostgreSQL cluster lives there, shared."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and RUN_DIR not in os.environ:
+        path = tempfile.mkdtemp(prefix="ecarte-tests-")
+        os.chmod(path, 0o755)  # PostgreSQL runs as its own user below it
+        os.environ[RUN_DIR] = path
+        config.stash[_run_dir_key] = Path(path)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controlling process, once every worker is done: the shared cluster stops."""
+    run_dir = config.stash.get(_run_dir_key, None)
+    if run_dir is not None:
+        import pg_cluster
+
+        pg_cluster.stop(run_dir / "pg")
+        shutil.rmtree(run_dir, ignore_errors=True)
+        os.environ.pop(RUN_DIR, None)
+
+
+_run_dir_key = pytest.StashKey[Path]()
+
+
 @pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[str]:
+def postgres_cluster() -> str:
     """The URL of a PostgreSQL cluster: ``.ci/run``'s (``ECARTE_TEST_POSTGRES``), else one
-    started for this test session. Without PostgreSQL installed the tests that need it are
-    skipped, except where ``ECARTE_REQUIRE_SERVICES=1`` (CI) makes that a failure."""
+    started by the first worker that needs it and shared by all (a file lock in the run's
+    directory; an initdb and start cost about 3 s each). Without PostgreSQL installed the
+    tests that need it are skipped, except where ``ECARTE_REQUIRE_SERVICES=1`` (CI) makes
+    that a failure."""
     url = os.environ.get("ECARTE_TEST_POSTGRES")
     if url:
-        yield url
-        return
+        return url
+    import fcntl
+
     import pg_cluster
 
     if pg_cluster.pg_bin("initdb") is None:
         if os.environ.get("ECARTE_REQUIRE_SERVICES") == "1":
             pytest.fail("PostgreSQL is required here (apt-get install postgresql)")
         pytest.skip("PostgreSQL is not installed")
-    base = Path(tempfile.mkdtemp(prefix="ecarte-pg-"))
-    url = pg_cluster.start(base, pg_cluster.free_port())
-    try:
-        yield url
-    finally:
-        pg_cluster.stop(base)
-        shutil.rmtree(base, ignore_errors=True)
+    run_dir = Path(os.environ[RUN_DIR])
+    with open(run_dir / "pg.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = run_dir / "pg.url"
+        if not known.exists():
+            known.write_text(pg_cluster.start(run_dir / "pg", pg_cluster.free_port()))
+        return known.read_text()
 
 
 @pytest.fixture
