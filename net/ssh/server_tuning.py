@@ -136,9 +136,11 @@ def send_changed_cells_only() -> None:
     even when the next one has the same attributes; here a segment's attributes are
     written only when they differ from the last ones (reset and set in one sequence), and
     one reset ends the span: the same cells, in 40% fewer bytes. Pinned to textual 8.2.x
-    (pyproject), like the other private APIs used here.
+    (pyproject), like the other private APIs used here. The screens' frames themselves are
+    made by ``render_dirty_cells_only`` (installed here too), which goes further the same way.
     """
     global _cells_patched
+    render_dirty_cells_only()
     if _cells_patched:
         return
     from rich.color import ColorSystem
@@ -170,6 +172,190 @@ def send_changed_cells_only() -> None:
 
     ChopsUpdate.render_segments = render_segments  # type: ignore[method-assign]
     _cells_patched = True
+
+
+_ANSI: dict[Any, str] = {}
+"""A style's SGR parameters (truecolor: served apps all render so), made once per style."""
+
+
+def _sgr_of(style: Any, system: Any) -> str:
+    ansi: str | None = style._ansi
+    if ansi is None:
+        ansi = _ANSI.get(style)
+        if ansi is None:
+            from textual.strip import Strip
+
+            if len(_ANSI) > 4096:
+                _ANSI.clear()
+            ansi = _ANSI[style] = Strip.render_ansi(style, system)
+    return ansi
+
+
+class DirtyCells:
+    """A frame as the pieces of widget lines that cover the dirty cells, front widget first
+    (what ``CellsUpdate`` writes); made by ``dirty_cells``."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self) -> None:
+        self.pieces: dict[int, list[tuple[int, Any]]] = {}  # y -> [(x, strip)]
+
+
+def dirty_cells(compositor: Any, spans: Iterable[tuple[int, int, int]]) -> DirtyCells:
+    """The strips that paint ``spans`` (y, x1, x2) on the screen, each widget rendered once
+    for the rows it shows there and only where no widget in front of it covers the span.
+
+    Textual's partial update renders every visible widget that overlaps the bounding box
+    of all the dirty regions over its whole height (the screen and the containers too),
+    then cuts each rendered line at every widget edge; a move that changes a card on the
+    felt and the prompt under it rendered nearly every widget of the screen. Widgets are
+    opaque rectangles in Textual's compositor (the first one in front wins each cell), so
+    the picture is the same.
+    """
+    from textual.geometry import Region
+
+    by_y: dict[int, list[tuple[int, int]]] = {}
+    for y, x1, x2 in spans:
+        if x1 < x2:
+            by_y.setdefault(y, []).append((x1, x2))
+    out = DirtyCells()
+    if not by_y:
+        return out
+    visible = []
+    for widget, (region, clip) in compositor.visible_widgets.items():
+        shown = region.intersection(clip)
+        if shown:
+            visible.append((widget, region, shown, shown.x, shown.right, shown.y,
+                            shown.bottom))
+    jobs: dict[Any, list[tuple[int, int, int]]] = {}
+    for y in sorted(by_y):
+        uncovered = by_y[y]
+        for widget, _region, _shown, left, right, top, bottom in visible:
+            if not top <= y < bottom:
+                continue
+            rest: list[tuple[int, int]] = []
+            for a, b in uncovered:
+                s = a if a > left else left
+                e = b if b < right else right
+                if s < e:
+                    jobs.setdefault(widget, []).append((y, s, e))
+                    if a < s:
+                        rest.append((a, s))
+                    if e < b:
+                        rest.append((e, b))
+                else:
+                    rest.append((a, b))
+            uncovered = rest
+            if not uncovered:
+                break
+    pieces = out.pieces
+    for widget, region, shown, left, right, _top, _bottom in visible:
+        wanted = jobs.get(widget)
+        if wanted is None:
+            continue
+        rows: dict[int, Any] = {}
+        ys = sorted({y for y, _, _ in wanted})
+        start = 0
+        for i in range(1, len(ys) + 1):  # each run of consecutive rows in one call
+            if i == len(ys) or ys[i] != ys[i - 1] + 1:
+                first = ys[start]
+                strips = widget.render_lines(Region(left - region.x, first - region.y,
+                                                    shown.width, i - start))
+                rows.update(zip(ys[start:i], strips, strict=False))
+                start = i
+        for y, s, e in wanted:
+            strip = rows[y]
+            if s > left or e < right:
+                strip = strip.crop(s - left, e - left)
+            pieces.setdefault(y, []).append((s, strip))
+    return out
+
+
+def cells_text(cells: DirtyCells, system: Any) -> str:
+    """The pieces as terminal output: a cursor move only where a piece does not follow the
+    last one on its row, attributes written only when they change (across pieces too: a
+    cursor move keeps them), one reset at the end."""
+    from rich.control import Control
+    from textual.strip import Strip
+
+    out: list[str] = []
+    append = out.append
+    move_to = Control.move_to
+    current = ""
+    at: tuple[int, int] | None = None
+    for y in sorted(cells.pieces):
+        for x, strip in sorted(cells.pieces[y], key=lambda piece: piece[0]):
+            if at != (x, y):
+                append(move_to(x, y).segment.text)
+            for text, style, _control in strip._segments:
+                if style is None:
+                    ansi = ""
+                elif style._link:  # a hyperlink: Textual's own sequence, ending in a reset
+                    if current:
+                        append("\x1b[0m")
+                        current = ""
+                    append(Strip.render_style(style, text, system))
+                    continue
+                else:
+                    ansi = _sgr_of(style, system)
+                if ansi != current:
+                    append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
+                    current = ansi
+                append(text)
+            at = (x + strip.cell_length, y)
+    if current:
+        append("\x1b[0m")
+    return "".join(out)
+
+
+_compositor_patched = False
+
+
+def render_dirty_cells_only() -> None:
+    """Make a served screen's frames with ``dirty_cells`` and ``cells_text`` instead of
+    Textual's chops (see there); a whole-screen repaint goes the same way, every row a span.
+    ``render_update(full=True)`` (screenshots, tests) stays Textual's. Pinned to textual
+    8.2.x, like the other private APIs used here."""
+    global _compositor_patched
+    if _compositor_patched:
+        return
+    from rich.color import ColorSystem
+    from rich.console import Console
+    from textual._compositor import Compositor, CompositorUpdate
+
+    class CellsUpdate(CompositorUpdate):
+        def __init__(self, cells: DirtyCells) -> None:
+            self.cells = cells
+
+        def render_segments(self, console: Console) -> str:
+            return cells_text(self.cells, console._color_system or ColorSystem.TRUECOLOR)
+
+    textual_render_update = Compositor.render_update
+
+    def render_update(self: Compositor, full: bool = False, screen_stack: Any = None,
+                      simplify: bool = False) -> Any:
+        if full or simplify:
+            return textual_render_update(self, full, screen_stack, simplify)
+        from textual._compositor import visible_screen_stack
+
+        visible_screen_stack.set([] if screen_stack is None else screen_stack)
+        screen = self.size.region
+        dirty = self._dirty_regions
+        if not dirty:
+            return None
+        if screen in dirty:
+            spans: Iterable[tuple[int, int, int]] = (
+                (y, 0, screen.width) for y in range(screen.height))
+        else:
+            spans = self._regions_to_spans(
+                [r for r in (region.intersection(screen) for region in dirty) if r])
+        spans = list(spans)
+        dirty.clear()
+        cells = dirty_cells(self, spans)
+        return CellsUpdate(cells) if cells.pieces else None
+
+    Compositor.render_update = render_update  # type: ignore[method-assign]
+    _compositor_patched = True
 
 
 def tune_for_server() -> None:

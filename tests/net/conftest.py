@@ -6,7 +6,7 @@ Everything listens on 127.0.0.1 with a free port chosen by the OS.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +16,16 @@ for path in (HERE.parents[1], HERE):  # repo root (for `net`), and this dir (har
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from ssh_harness import DemoApp, SharedCounter  # noqa: E402
+from ssh_harness import DemoApp, SharedCounter, served_output  # noqa: E402
 
 from net.ssh.session_info import SessionInfo  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _as_served() -> Iterator[None]:
+    """Every SSH test draws its frames as ``ecarte serve`` does."""
+    with served_output():
+        yield
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,32 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
 
+from net.ssh import server_tuning
 from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
+
+
+@contextlib.contextmanager
+def served_output() -> Iterator[None]:
+    """Within: frames made and written as ``ecarte serve`` makes them (its process-wide
+    patches of Textual, ``net.ssh.server_tuning``), so the SSH tests read the bytes a real
+    server sends; afterwards Textual's own again, for the other tests of this worker."""
+    from textual._compositor import ChopsUpdate, Compositor
+    from textual.strip import Strip
+
+    saved = (Compositor.__dict__["render_update"], ChopsUpdate.__dict__["render_segments"],
+             Strip.__dict__["__init__"])
+    flags = ("_applied", "_cells_patched", "_compositor_patched")
+    was = {name: getattr(server_tuning, name) for name in flags}
+    server_tuning.lighten_strips()
+    server_tuning.send_changed_cells_only()
+    try:
+        yield
+    finally:
+        Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__ = saved  # type: ignore[method-assign]
+        for name, value in was.items():
+            setattr(server_tuning, name, value)
+
 
 # --- the demo app -------------------------------------------------------------------------
 

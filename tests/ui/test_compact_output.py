@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyte
 import pytest
 from rich.console import Console
 from rich.control import Control
-from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, LayoutUpdate
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -49,18 +50,34 @@ def renderers(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(TableScreen, "LOG", TailLog)
     original = ChopsUpdate.__dict__["render_segments"]
     assert original.__qualname__ == "ChopsUpdate.render_segments", "already patched"
-    was_patched = server_tuning._cells_patched
-    server_tuning._cells_patched = False
-    try:
-        server_tuning.send_changed_cells_only()
-        patched = ChopsUpdate.__dict__["render_segments"]
-    finally:
-        ChopsUpdate.render_segments = original  # type: ignore[method-assign]
-        server_tuning._cells_patched = was_patched
+    with textual_compositor():
+        was_patched = server_tuning._cells_patched
+        server_tuning._cells_patched = False
+        try:
+            server_tuning.send_changed_cells_only()
+            patched = ChopsUpdate.__dict__["render_segments"]
+        finally:
+            ChopsUpdate.render_segments = original  # type: ignore[method-assign]
+            server_tuning._cells_patched = was_patched
     assert patched is not original
     yield original, patched
     assert ChopsUpdate.__dict__["render_segments"] is original
     assert server_tuning._cells_patched == was_patched
+
+
+@contextmanager
+def textual_compositor() -> Iterator[None]:
+    """Textual's own ``Compositor.render_update`` afterwards, whatever was installed meanwhile
+    (``render_dirty_cells_only`` is process-wide)."""
+    original = Compositor.__dict__["render_update"]
+    assert original.__qualname__ == "Compositor.render_update", "already patched"
+    was_patched = server_tuning._compositor_patched
+    server_tuning._compositor_patched = False
+    try:
+        yield
+    finally:
+        Compositor.render_update = original  # type: ignore[method-assign]
+        server_tuning._compositor_patched = was_patched
 
 
 def truecolor_console() -> Console:
@@ -161,3 +178,74 @@ def _chops(update: ChopsUpdate, y: int) -> list[tuple[int, int]]:
     """(start, end) of each drawn chop (a widget's piece) of line ``y``."""
     return [(x, end) for end, (x, strip) in
             zip(update.chop_ends[y], update.chops[y].items(), strict=False) if strip is not None]
+
+
+async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    """Protects what a served player sees: the server's frames (``render_dirty_cells_only``:
+    each widget rendered only where it shows on a dirty row) leave the terminal as Textual's
+    own frames would, cell for cell, through a game's moves, the box at a hand's end and a
+    whole-screen repaint; and in fewer bytes."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
+    monkeypatch.setattr(TableScreen, "LOG", TailLog)
+    textual_update = Compositor.__dict__["render_update"]
+    with textual_compositor():
+        server_tuning.render_dirty_cells_only()
+        served_update = Compositor.__dict__["render_update"]
+    assert served_update is not textual_update
+    console = truecolor_console()
+    frames: list[tuple[str, str]] = []
+
+    def both(self: Compositor, full: bool = False, screen_stack: object = None,
+             simplify: bool = False) -> CompositorUpdate | None:
+        dirty = set(self._dirty_regions)
+        ours = served_update(self, full, screen_stack, simplify)
+        self._dirty_regions.update(dirty)
+        theirs = textual_update(self, full, screen_stack, simplify)
+        if full or simplify:
+            assert type(ours) is type(theirs)  # (full frames stay Textual's)
+        if theirs is not None:
+            assert ours is not None
+            frames.append((theirs.render_segments(console), ours.render_segments(console)))
+        return theirs
+
+    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
+    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+    monkeypatch.setattr(Compositor, "render_update", both)
+    async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
+        screen = await caught_up(pilot, table)
+        await pilot.press("p")
+        hands = table.view(ME).hand_number
+        boxes = 0
+        for _ in range(60):  # a hand played out, its box shown and closed, the next dealt
+            view = table.view(ME)
+            if view.hand_number > hands and view.phase is Phase.TRICKS:
+                break
+            if table.waiting_for == 1 - ME or (table.status == "between" and screen.dialog
+                                               is None and table.waiting_for is None):
+                legal = table.view(1 - ME).legal
+                table.submit(1 - ME, legal[0]) if legal else table.ready(1 - ME)
+            elif screen.dialog is not None:
+                boxes += 1
+                await pilot.press("enter")
+            else:
+                await pilot.press({"decide": "p", "answer": "a", "king_gate": "x",
+                                   "discard": "1"}.get(screen.current_prompt().mode, "enter"))
+                if screen.current_prompt().mode == "discard":
+                    await pilot.press("enter")
+            screen = await caught_up(pilot, table)
+            await pilot.pause()
+        screen.refresh()  # a whole-screen repaint
+        await pilot.pause()
+        after = full_frame(screen, console)
+    assert Compositor.__dict__["render_update"] is both
+    assert len(frames) > 10
+    assert table.view(ME).hand_number > hands, "the hand never ended"
+    assert boxes, "no box at the hand's end"
+    textual_term = terminal(*(theirs for theirs, _ in frames))
+    served_term = terminal(*(ours for _, ours in frames))
+    assert cells(served_term) == cells(textual_term)
+    assert cells(served_term) == cells(terminal(after))
+    assert sum(len(o.encode()) for _, o in frames) < sum(len(t.encode()) for t, _ in frames)

@@ -196,7 +196,14 @@ class TableScreen(Screen[None]):
         self._note = ""
         self._king_quiet: tuple[int, int] | None = None
         """The (game, hand) in which the player said he keeps the king quiet (``x``)."""
+        self._prompt_memo: tuple[Update, Look, tuple[str, str], object, Prompt] | None = None
+        self._hidden_memo: tuple[object, bool] | None = None
         self.felt = FeltBoard(OpponentHand(id="opp-hand"), HandView(id="hand"), id="felt")
+        # the widgets redrawn after every move, held rather than queried each time
+        self._log = self.LOG(id="log")
+        self._prompt = PromptBar(id="prompt")
+        self._chips: ChipsPanel | None = None
+        self._topbar_widget: Static | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -205,9 +212,14 @@ class TableScreen(Screen[None]):
         with Vertical(id="table-root"):
             yield Static(id="topbar")
             yield Static(id="banner")
-            yield from felt_and_side(self.felt, self.LOG(id="log"))
-            yield PromptBar(id="prompt")
+            yield from felt_and_side(self.felt, self._log)
+            yield self._prompt
             yield self.KEY_BAR()
+        # (After the table: Textual numbers a container's children from the last, so the
+        # box shown or hidden renumbers the table and the whole screen is drawn again in
+        # that frame. Before the table, only the box's area was, from what the widgets
+        # show at that moment: the next hand's cards under an Enter that also dealt it,
+        # beside the last hand's top bar waiting for its own repaint.)
         yield TableDialog(id="table-dialog")
 
     def on_mount(self) -> None:
@@ -215,6 +227,8 @@ class TableScreen(Screen[None]):
         if not self.query("#banner"):
             return  # closed before it was composed (a burst of keys): nothing to watch
         self._dialog = self.query_one(TableDialog)
+        self._chips = self.query_one(ChipsPanel)
+        self._topbar_widget = self.query_one("#topbar", Static)
         self.set_look(self.look)
         self._show_banner()
         self._unwatch = self.table.watch(self.view_seat, self._on_table)
@@ -244,8 +258,14 @@ class TableScreen(Screen[None]):
     def hidden_by_size(self) -> bool:
         """The terminal is too small: the table (and its box) is hidden behind a request to
         enlarge it, and no key may act on a game the player cannot see."""
-        width, height = self.size
-        return width < MIN_WIDTH or height < MIN_HEIGHT
+        # (asked for every key binding each time the keys are checked: the screen's size
+        # goes through its styles, the app's does not)
+        app_size = self.app.size
+        memo = self._hidden_memo
+        if memo is None or memo[0] != app_size:
+            width, height = self.size
+            memo = self._hidden_memo = (app_size, width < MIN_WIDTH or height < MIN_HEIGHT)
+        return memo[1]
 
     def _fit_prompt(self) -> None:
         """Give the prompt's last word (a hint, a refusal) the rows the felt can spare: the
@@ -328,12 +348,16 @@ class TableScreen(Screen[None]):
         u = self.update
         if u is None:
             return Prompt("")
-        if self.watching:
-            return watcher_prompt(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
-                                  u.ready)
-        prompt = prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
-                            u.ready, self.keeps_king_quiet)
-        if prompt.mode == "over":
+        # asked for every key binding each time the keys are checked (dozens of times a
+        # move): made once per update, look, names and "keep it quiet"
+        memo = self._prompt_memo
+        look, names, quiet = self.look, self.table.names, self._king_quiet
+        if memo is not None and memo[0] is u and memo[1:4] == (look, names, quiet):
+            prompt = memo[4]
+        else:
+            prompt = self._prompt_of(u)
+            self._prompt_memo = (u, look, names, quiet, prompt)
+        if prompt.mode == "over" and not self.watching:
             # the keys that work here, named as this app names them (a club: table, lobby)
             from .hand_over import quit_word
 
@@ -343,6 +367,13 @@ class TableScreen(Screen[None]):
                 keys = f"n {new_title} · {keys}"
             prompt = Prompt(prompt.text, keys, prompt.mode)
         return prompt
+
+    def _prompt_of(self, u: Update) -> Prompt:
+        if self.watching:
+            return watcher_prompt(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
+                                  u.ready)
+        return prompt_for(u.view, u.status, u.waiting_for, self.names, self.look.glyphs,
+                          u.ready, self.keeps_king_quiet)
 
     def set_look(self, look: Look, auto_announce: bool | None = None) -> None:
         self.look = look
@@ -356,9 +387,18 @@ class TableScreen(Screen[None]):
             self.redraw()
             self._maybe_auto_announce()
 
+    def _holds(self, widget: Widget | None) -> bool:
+        """``widget`` is still in this screen (what a query for it would say, for less)."""
+        node = widget
+        while node is not None:
+            if node is self:
+                return True
+            node = node._parent  # type: ignore[assignment]
+        return False
+
     @on(TableChanged)
     def _changed(self, message: TableChanged) -> None:
-        if not self.query(ChipsPanel):
+        if not self._holds(self._chips):
             return  # an update queued for a screen being taken down: its widgets are gone
         prev = self.update
         u = message.update
@@ -427,7 +467,8 @@ class TableScreen(Screen[None]):
         topbar = self._topbar(view)
         if topbar != self._topbar_text:  # (an update would also lay the screen out again)
             self._topbar_text = topbar
-            self.query_one("#topbar", Static).update(topbar, layout=False)
+            if self._topbar_widget is not None:
+                self._topbar_widget.update(topbar, layout=False)
         leader = view.leader if view.phase is Phase.TRICKS else None
         felt = self.felt
         felt.opp_bar.show(
@@ -456,10 +497,10 @@ class TableScreen(Screen[None]):
                 active=active,
             )
         order = (opp, me)
-        chips = self.query(ChipsPanel)
-        if not chips:  # the screen is being taken down (a new round's screen replaces it)
-            return
-        chips.first().show(
+        chips = self._chips
+        if chips is None or not self._holds(chips):
+            return  # the screen is being taken down (a new round's screen replaces it)
+        chips.show(
             names, view.scores, view.games_won, view.rules.target, view.rules.games_to_win, order
         )
         if mode == "discard":
@@ -470,7 +511,7 @@ class TableScreen(Screen[None]):
                 prompt = Prompt(f"{prompt.text.rstrip('.')} · {text}", prompt.keys, mode)
             else:
                 prompt = Prompt(prompt.text, f"{prompt.keys} · {text}", mode)
-        self.query_one(PromptBar).show(prompt, self.message, self.severity)
+        self._prompt.show(prompt, self.message, self.severity)
         self._write_log(view, names)
 
     def advised_cards(self) -> frozenset[int]:
@@ -509,7 +550,7 @@ class TableScreen(Screen[None]):
         u = self.update
         if u is not None and u.draw is not None and view.hand_number <= 1:
             lines.insert(0, self._draw_text(u))
-        self.query_one("#log", self.LOG).show(lines)
+        self._log.show(lines)
 
     def _draw_text(self, u: Update) -> str:
         d = u.draw

@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from ..card_art import LARGE, SMALL, Canvas, Glyphs, Palette, glyphs
 from ..theme_styles import ThemeStyled, style_key, theme_style, widget_memo
+from .plain_lines import PlainLines
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Look:
         return glyphs(self.ascii_cards)
 
 
-class FeltWidget(ThemeStyled):
+class FeltWidget(PlainLines, ThemeStyled):
     """A widget drawn on a character canvas, its lines kept as strips until it changes.
 
     A subclass draws in ``render_canvas``; the canvas goes straight to strips

@@ -21,12 +21,13 @@ from ..card_art import Canvas, Palette
 from ..theme_styles import ThemeStyled
 from .felt import Look, palette_for
 from .felt_part import FeltPart
+from .plain_lines import PlainLines
 from .seat_bar import SeatBar
 from .stock import TurnUpStock
 from .trick import TrickView
 
 
-class FeltBoard(ThemeStyled, can_focus=False):
+class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
     def __init__(self, top: FeltPart, hand: FeltPart, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.opp_bar = SeatBar(id="opp-bar")

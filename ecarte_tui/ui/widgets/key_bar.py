@@ -9,6 +9,7 @@ clicked).
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.screen import Screen
 
 from ..card_art import Canvas
@@ -54,12 +55,11 @@ class KeyBar(FeltWidget):
         entries: list[tuple[str, str, str]] = []
         seen: set[str] = set()
         palette = None
-        for key, active in screen.active_bindings.items():
-            binding = active.binding
+        for key, (binding, enabled) in shown_bindings(screen).items():
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = (key, app.get_key_display(binding), binding.description)
                 continue
-            if not binding.show or not active.enabled or binding.action in seen:
+            if not binding.show or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
             entries.append((key, app.get_key_display(binding), binding.description))
@@ -97,3 +97,29 @@ class KeyBar(FeltWidget):
             if start <= event.x < end:
                 self.app.simulate_key(key)
                 return
+
+
+def shown_bindings(screen: Screen[object]) -> dict[str, tuple[Binding, bool]]:
+    """``Screen.active_bindings`` (8.2) for the keys the bar may show: a key with a shown
+    binding, or the command palette's. Each binding's ``check_action`` is asked only for
+    those keys: at a table that is half of them, and the keys are checked after every move
+    for every player. A key's winner is chosen as Textual chooses it (the first binding in
+    the chain not disabled, unless a later one has priority), so hidden bindings that take
+    a shown key (the box's Enter) still hide it."""
+    app = screen.app
+    chain = screen._modal_binding_chain
+    wanted = {key for _node, bindings in chain for key, binding in bindings if binding.show}
+    wanted.add(app.COMMAND_PALETTE_BINDING)
+    found: dict[str, tuple[Binding, bool]] = {}
+    check = app._check_action_state
+    for namespace, bindings in chain:
+        for key, binding in bindings:
+            if key not in wanted:
+                continue
+            state = check(binding.action, namespace)
+            if state is False:
+                continue
+            existing = found.get(key)
+            if existing is None or (binding.priority and not existing[0].priority):
+                found[key] = (binding, bool(state))
+    return found

@@ -133,7 +133,10 @@ class TableDialog(Vertical):
         if self._owns(self.screen.focused):
             self.screen.set_focus(None)
         # what the box covered is drawn again whole: a served screen once kept the box's
-        # picture after it closed (the cells under it had not changed, so none was sent)
+        # picture after it closed (the cells under it had not changed, so none was sent).
+        # The whole screen, not only the box's area: that area would be drawn from what
+        # the widgets show now while a change outside it (the next hand's top bar, dealt by
+        # the same Enter) waits for its own repaint, a frame mixing two hands.
         self.screen.refresh()
 
     def focused_choice(self) -> str | None:

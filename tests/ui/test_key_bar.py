@@ -1,0 +1,66 @@
+"""The served key bar (``KeyBar``) asks ``check_action`` only for the keys it may show
+(``shown_bindings``); what it finds for them is what Textual's ``active_bindings`` finds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ecarte_tui.engine import Rules
+from ecarte_tui.table import Table
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.table import TableScreen
+from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.widgets.hand_log import TailLog
+from ecarte_tui.ui.widgets.key_bar import KeyBar, shown_bindings
+
+from .helpers import ME, caught_up
+
+
+def textual_view(screen: TableScreen) -> dict[str, tuple[object, bool]]:
+    """Textual's active bindings, for the keys ``shown_bindings`` answers for."""
+    app = screen.app
+    wanted = {key for _node, bindings in screen._modal_binding_chain
+              for key, binding in bindings if binding.show}
+    wanted.add(app.COMMAND_PALETTE_BINDING)
+    return {key: (active.binding, active.enabled)
+            for key, active in screen.active_bindings.items() if key in wanted}
+
+
+async def test_shown_bindings_are_textuals_active_bindings(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    """Protects the keys line of a served table: through a hand (the decision, the
+    discard, the tricks, the box at its end with its own Enter), the bindings the bar reads
+    are the ones Textual would list, in the same order."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
+    monkeypatch.setattr(TableScreen, "LOG", TailLog)
+    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
+    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+    seen_box = False
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await caught_up(pilot, table)
+        hands = table.view(ME).hand_number
+        for _ in range(60):
+            ours = shown_bindings(screen)
+            assert list(ours.items()) == list(textual_view(screen).items())
+            seen_box = seen_box or screen.dialog is not None
+            if table.view(ME).hand_number > hands:
+                break
+            if table.waiting_for == 1 - ME or (table.status == "between" and screen.dialog
+                                               is None and table.waiting_for is None):
+                legal = table.view(1 - ME).legal
+                table.submit(1 - ME, legal[0]) if legal else table.ready(1 - ME)
+            elif screen.dialog is not None:
+                await pilot.press("enter")
+            else:
+                mode = screen.current_prompt().mode
+                await pilot.press({"decide": "c", "answer": "a", "king_gate": "x",
+                                   "discard": "1"}.get(mode, "enter"))
+                if mode == "discard":
+                    await pilot.press("enter")
+            screen = await caught_up(pilot, table)
+    assert seen_box, "the box never opened"
+    assert table.view(ME).hand_number > hands
