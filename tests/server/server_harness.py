@@ -136,7 +136,10 @@ class Seat:
                 return screen
             move = next_move(screen, self.rng)
             if move is DONE and until is None:
-                return screen
+                # the result comes in more than one frame (the log's line, then the box):
+                # the whole silence before the screen is handed back
+                await self.settled()
+                return self.text()
             if move is None or move is DONE:
                 if time.monotonic() - stuck_since > 30:
                     raise AssertionError(f"{self.name} waited 30 s; screen:\n{screen}")
