@@ -22,7 +22,7 @@ Only ``ecarte serve`` (and the benchmark's server) calls these; a local game is 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 GC_THRESHOLDS = (10_000, 5, 100)
@@ -98,11 +98,17 @@ _cells_patched = False
 
 def compact_sgr(strip: Any, system: Any) -> str:
     """A strip as terminal text with each change of attributes written once."""
+    out: list[str] = []
+    if write_segments(strip, system, out.append, ""):
+        out.append("\x1b[0m")
+    return "".join(out)
+
+
+def write_segments(strip: Any, system: Any, append: Callable[[str], Any], current: str) -> str:
+    """Append ``strip``'s text with an SGR sequence only where the attributes change from
+    ``current`` (the SGR parameters in force); returns those in force at its end."""
     from textual.strip import Strip
 
-    out: list[str] = []
-    append = out.append
-    current = ""
     for text, style, _control in strip._segments:
         if style is None:
             ansi = ""
@@ -113,16 +119,12 @@ def compact_sgr(strip: Any, system: Any) -> str:
             append(Strip.render_style(style, text, system))
             continue
         else:
-            ansi = style._ansi
-            if ansi is None:
-                ansi = Strip.render_ansi(style, system)
+            ansi = _sgr_of(style, system)
         if ansi != current:
             append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
             current = ansi
         append(text)
-    if current:
-        append("\x1b[0m")
-    return "".join(out)
+    return current
 
 
 def send_changed_cells_only() -> None:
@@ -276,7 +278,6 @@ def cells_text(cells: DirtyCells, system: Any) -> str:
     last one on its row, attributes written only when they change (across pieces too: a
     cursor move keeps them), one reset at the end."""
     from rich.control import Control
-    from textual.strip import Strip
 
     out: list[str] = []
     append = out.append
@@ -287,21 +288,7 @@ def cells_text(cells: DirtyCells, system: Any) -> str:
         for x, strip in sorted(cells.pieces[y], key=lambda piece: piece[0]):
             if at != (x, y):
                 append(move_to(x, y).segment.text)
-            for text, style, _control in strip._segments:
-                if style is None:
-                    ansi = ""
-                elif style._link:  # a hyperlink: Textual's own sequence, ending in a reset
-                    if current:
-                        append("\x1b[0m")
-                        current = ""
-                    append(Strip.render_style(style, text, system))
-                    continue
-                else:
-                    ansi = _sgr_of(style, system)
-                if ansi != current:
-                    append(f"\x1b[0;{ansi}m" if ansi else "\x1b[0m")
-                    current = ansi
-                append(text)
+            current = write_segments(strip, system, append, current)
             at = (x + strip.cell_length, y)
     if current:
         append("\x1b[0m")

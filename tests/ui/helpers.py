@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
@@ -12,6 +14,8 @@ from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.widgets.hand_log import TailLog
+from ecarte_tui.ui.widgets.key_bar import KeyBar
 from ecarte_tui.ui.widgets.table_dialog import DialogContent, TableDialog
 
 ME = 0
@@ -149,3 +153,14 @@ async def caught_up(pilot: Pilot[object], table: Table) -> TableScreen:
             await pilot.pause()
             return screen
     raise AssertionError("the screen did not catch up with the table")
+
+
+def served_table_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[Table, EcarteApp]:
+    """An academie table drawn as a server draws it (the light key bar, the fixed-box log),
+    with the settings and saves under ``tmp_path``."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
+    monkeypatch.setattr(TableScreen, "LOG", TailLog)
+    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
+    return table, EcarteApp(table=table, seat=ME, settings=Settings(), save=False)

@@ -32,7 +32,7 @@ from ecarte_tui.ui.widgets.felt_board import FeltBoard
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 
-from .helpers import ME, caught_up
+from .helpers import ME, caught_up, served_table_app
 
 WIDTH, HEIGHT = 80, 24
 Render = Callable[[ChopsUpdate, Console], str]
@@ -186,10 +186,6 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
     each widget rendered only where it shows on a dirty row) leave the terminal as Textual's
     own frames would, cell for cell, through a game's moves, the box at a hand's end and a
     whole-screen repaint; and in fewer bytes."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
-    monkeypatch.setattr(TableScreen, "LOG", TailLog)
     textual_update = Compositor.__dict__["render_update"]
     with textual_compositor():
         server_tuning.render_dirty_cells_only()
@@ -211,8 +207,7 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
             frames.append((theirs.render_segments(console), ours.render_segments(console)))
         return theirs
 
-    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
-    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+    table, app = served_table_app(monkeypatch, tmp_path)
     monkeypatch.setattr(Compositor, "render_update", both)
     async with app.run_test(size=(WIDTH, HEIGHT)) as pilot:
         screen = await caught_up(pilot, table)

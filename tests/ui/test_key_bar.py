@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ecarte_tui.engine import Rules
-from ecarte_tui.table import Table
-from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
-from ecarte_tui.ui.settings import Settings
-from ecarte_tui.ui.widgets.hand_log import TailLog
-from ecarte_tui.ui.widgets.key_bar import KeyBar, shown_bindings
+from ecarte_tui.ui.widgets.key_bar import shown_bindings
 
-from .helpers import ME, caught_up
+from .helpers import ME, caught_up, served_table_app
 
 
 def textual_view(screen: TableScreen) -> dict[str, tuple[object, bool]]:
@@ -33,12 +28,7 @@ async def test_shown_bindings_are_textuals_active_bindings(monkeypatch: pytest.M
     """Protects the keys line of a served table: through a hand (the decision, the
     discard, the tricks, the box at its end with its own Enter), the bindings the bar reads
     are the ones Textual would list, in the same order."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
-    monkeypatch.setattr(TableScreen, "LOG", TailLog)
-    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
-    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+    table, app = served_table_app(monkeypatch, tmp_path)
     seen_box = False
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await caught_up(pilot, table)

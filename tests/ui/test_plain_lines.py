@@ -8,16 +8,9 @@ import pytest
 from textual.filter import ANSIToTruecolor
 from textual.widget import Widget
 
-from ecarte_tui.engine import Rules
-from ecarte_tui.table import Table
-from ecarte_tui.ui.app import EcarteApp
-from ecarte_tui.ui.screens.table import TableScreen
-from ecarte_tui.ui.settings import Settings
-from ecarte_tui.ui.widgets.hand_log import TailLog
-from ecarte_tui.ui.widgets.key_bar import KeyBar
 from ecarte_tui.ui.widgets.plain_lines import PlainLines
 
-from .helpers import ME, caught_up
+from .helpers import caught_up, served_table_app
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -26,12 +19,7 @@ async def test_plain_lines_are_textuals_lines(monkeypatch: pytest.MonkeyPatch, t
     """Protects every cell of the felt, chips, prompt, keys and log: each widget's lines,
     whole and cut to a few rows, are segment for segment what Textual would make (normal
     and tall screens: the prompt's top padding, the log's border row)."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setattr(TableScreen, "KEY_BAR", KeyBar)
-    monkeypatch.setattr(TableScreen, "LOG", TailLog)
-    table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
-    app = EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+    table, app = served_table_app(monkeypatch, tmp_path)
     async with app.run_test(size=size) as pilot:
         # as a server runs it (``served_app.apply_terminal_settings``): no colour filter,
         # without which Textual's own path is taken
