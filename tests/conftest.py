@@ -6,6 +6,7 @@ import asyncio
 import inspect
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -99,13 +100,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """The controlling process, once every worker is done: the shared cluster stops."""
+    """The controlling process, once every worker is done: the shared cluster stops and its
+    directory is removed by a detached ``rm``. Each test's database leaves ~300 files there
+    (~30,000 a run): unlinking them took the run 3 s quiet and ~30 s with the cores busy,
+    after the summary was printed."""
     run_dir = config.stash.get(_run_dir_key, None)
     if run_dir is not None:
         import pg_cluster
 
         pg_cluster.stop(run_dir / "pg")
-        shutil.rmtree(run_dir, ignore_errors=True)
+        try:
+            subprocess.Popen(["rm", "-rf", "--", str(run_dir)], start_new_session=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        except OSError:
+            shutil.rmtree(run_dir, ignore_errors=True)
         os.environ.pop(RUN_DIR, None)
 
 
