@@ -86,10 +86,10 @@ def mount_money_panel(screen: ClubTableScreen) -> None:
     opts = screen.lt.options.club
     if house is None or not (opts.stake or opts.wagers) or not screen.query("#side"):
         return
-    if screen.query("#money"):
-        return  # mounted already (a deferred call after a quick replacement)
+    if screen.query("#money") or not screen.is_attached:
+        return  # mounted already (a deferred call after a quick replacement), or replaced
     side = screen.query_one("#side")
-    if not side.is_mounted:
+    if not side.is_attached:
         # the screen was replaced as soon as it was made (a new round): try once it is drawn
         screen.call_after_refresh(mount_money_panel, screen)
         return

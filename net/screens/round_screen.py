@@ -25,10 +25,12 @@ def mount_pool_board(screen: ClubTableScreen) -> None:
 
     def mount() -> None:
         sides = screen.query("#side")
-        if sides and sides.first().is_mounted and not screen.query(PoolBoard):
+        if sides and sides.first().is_attached and not screen.query(PoolBoard):
             sides.first().mount(PoolBoard(screen.lt, id="pool-board"), before="#log")
 
-    if screen.query("#side") and screen.query_one("#side").is_mounted:
+    if not screen.is_attached:
+        return  # replaced already (a new round in a burst): mounting would fail the app
+    if screen.query("#side") and screen.query_one("#side").is_attached:
         mount()
     else:  # a screen replaced in a burst may not have its panel yet
         screen.call_after_refresh(mount)

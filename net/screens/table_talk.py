@@ -79,8 +79,8 @@ class TalkControls(TableScreen):
         self._sink = self._deliver  # one bound method: ``unlisten`` compares identity
         room, me = self.room, self.member
         self._member_id = me.id if me is not None else None  # read from other apps' tasks
-        if room is None or me is None or not self.query("#side"):
-            return
+        if room is None or me is None or not self.query("#side") or not self.is_attached:
+            return  # (not attached: replaced as it was made, a new round in a burst)
         room.enter(self.app, me.id, me.name)
         room.listen(self.app, self._sink)
         self.talk_lines = room.talk.history_for(me.id)[-KEEP:]

@@ -24,8 +24,9 @@ from net.ssh.session_info import SessionInfo  # noqa: E402
 @pytest.fixture(autouse=True)
 def _as_served() -> Iterator[None]:
     """Every SSH test draws its frames as ``ecarte serve`` does."""
-    with served_output():
+    with served_output() as failures:
         yield
+    assert not failures, f"a served app failed: {failures}"
 
 
 @pytest.fixture

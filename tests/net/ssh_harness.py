@@ -16,6 +16,7 @@ from typing import Any
 
 import asyncssh
 import pyte
+from fast_screen import FastScreen
 from textual._context import active_app
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -27,23 +28,35 @@ from net.ssh.session_info import SessionInfo
 
 
 @contextlib.contextmanager
-def served_output() -> Iterator[None]:
+def served_output() -> Iterator[list[str]]:
     """Within: frames made and written as ``ecarte serve`` makes them (its process-wide
     patches of Textual, ``net.ssh.server_tuning``), so the SSH tests read the bytes a real
-    server sends; afterwards Textual's own again, for the other tests of this worker."""
+    server sends; afterwards Textual's own again, for the other tests of this worker.
+
+    Yields the list of the exceptions that ended an app within (an app that fails ends its
+    player's session: a test can pass while one of its screens died, unless it looks)."""
     from textual._compositor import ChopsUpdate, Compositor
     from textual.strip import Strip
 
     saved = (Compositor.__dict__["render_update"], ChopsUpdate.__dict__["render_segments"],
-             Strip.__dict__["__init__"])
+             Strip.__dict__["__init__"], App.__dict__["_handle_exception"])
     flags = ("_applied", "_cells_patched", "_compositor_patched")
     was = {name: getattr(server_tuning, name) for name in flags}
     server_tuning.lighten_strips()
     server_tuning.send_changed_cells_only()
+    failures: list[str] = []
+    textual_handle = saved[3]
+
+    def handle_exception(self: App[Any], error: Exception) -> None:
+        failures.append(f"{type(self).__name__}: {type(error).__name__}: {error}")
+        textual_handle(self, error)
+
+    App._handle_exception = handle_exception  # type: ignore[method-assign]
     try:
-        yield
+        yield failures
     finally:
-        Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__ = saved  # type: ignore[method-assign]
+        (Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__,  # type: ignore[method-assign]
+         App._handle_exception) = saved  # type: ignore[method-assign]
         for name, value in was.items():
             setattr(server_tuning, name, value)
 
@@ -206,7 +219,7 @@ class ScreenClient:
     and a reader knows when a frame is whole (`frame_complete`)."""
 
     def __init__(self, size: tuple[int, int]) -> None:
-        self.screen = pyte.Screen(*size)
+        self.screen = FastScreen(*size)
         self._stream = pyte.ByteStream(self.screen)
         self.raw = bytearray()
         self.stderr = bytearray()

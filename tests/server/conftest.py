@@ -21,5 +21,6 @@ from ssh_harness import served_output  # noqa: E402
 def _as_served() -> Iterator[None]:
     """Every server test draws its frames as ``ecarte serve`` does (the hidden-card scans
     read the bytes a real server sends)."""
-    with served_output():
+    with served_output() as failures:
         yield
+    assert not failures, f"a served app failed: {failures}"

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine import KING, PLAY, PROPOSE, Action, IllegalAction, Kind, SeatView, discard
@@ -56,6 +56,7 @@ from ..widgets.hand import HandView
 from ..widgets.hand_log import HandLog, TailLog
 from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
+from ..widgets.steady_footer import SteadyFooter
 from ..widgets.table_dialog import DialogContent, DialogLine, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
@@ -117,7 +118,7 @@ class TableScreen(Screen[None]):
         (0, "-short"), (MIN_HEIGHT, "-normal-height"), (34, "-tall"),
     ]
 
-    KEY_BAR: ClassVar[type[Widget]] = Footer
+    KEY_BAR: ClassVar[type[Widget]] = SteadyFooter
     """The keys line; a server swaps in the lighter ``KeyBar`` (redrawn after every move)."""
     LOG: ClassVar[type[HandLog] | type[TailLog]] = HandLog
     """The hand's log; a server swaps in ``TailLog``, which never lays the screen out."""
@@ -224,7 +225,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._name_keys_as_the_app_does()
-        if not self.query("#banner"):
+        if not self.is_attached or not self.query("#banner") or not self.query(ChipsPanel):
             return  # closed before it was composed (a burst of keys): nothing to watch
         self._dialog = self.query_one(TableDialog)
         self._chips = self.query_one(ChipsPanel)
