@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..engine import Match, Record, SeatView, seat_view
 from ..engine.cards import SUIT_NAMES
@@ -27,6 +27,7 @@ from .widgets.felt_board import FeltBoard
 from .widgets.felt_layout import felt_and_side
 from .widgets.hand import HandView
 from .widgets.hand_log import HandLog
+from .widgets.steady_footer import SteadyFooter
 from .widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 STYLES = Path(__file__).parent / "styles"
@@ -89,7 +90,7 @@ class ReplayScreen(Screen[None]):
             yield Static(id="topbar")
             yield from felt_and_side(self.felt, HandLog(id="log"))
             yield Static(id="replay-status")
-            yield Footer()
+            yield SteadyFooter()
 
     def on_mount(self) -> None:
         for w in self.query("#felt, #chips"):

@@ -10,7 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Static
+from textual.widgets import Button, Label, Static
+
+from ..widgets.steady_footer import SteadyFooter
 
 
 class AskScreen(ModalScreen[str | None]):
@@ -35,7 +37,7 @@ class AskScreen(ModalScreen[str | None]):
                 for i, (name, label, key) in enumerate(self.answers):
                     yield Button(f"{label}  {key}", id=f"answer-{name}",
                                  variant="primary" if i == 0 else "default")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
+
+from ..widgets.steady_footer import SteadyFooter
 
 HELP = """\
 # How to play at this table
@@ -54,7 +56,7 @@ class HelpScreen(Screen[None]):
         with VerticalScroll(id="help-scroll"):
             # an app adds its own keys (the club's talk, backing, wagers...)
             yield Markdown(HELP + getattr(self.app, "help_extra", ""))
-        yield Footer()
+        yield SteadyFooter()
 
 
     def action_close(self) -> None:

@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, OptionList, Select, Static
+from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from ...engine import PRESET_DESCRIPTIONS, PRESETS
 from ..local_game import GameOptions
 from ..players import bot_levels, level_description
 from ..saved_games import SavedGame
+from ..widgets.steady_footer import SteadyFooter
 
 TITLE = "♠ ♥  É C A R T É  ♦ ♣"
 TITLE_ASCII = "E C A R T E"
@@ -89,7 +90,7 @@ class HomeScreen(Screen[None]):
                 yield Label("Saved games: date, rules, bot, score   ⏎ continue · d forget",
                             id="saved-title")
                 yield OptionList(id="saved-list", compact=True)
-        yield Footer()
+        yield SteadyFooter()
 
     saved: list[SavedGame]
 
@@ -123,7 +124,7 @@ class HomeScreen(Screen[None]):
         listing = self.query_one("#saved-list", OptionList)
         home = self.query_one("#home")
         others = home.outer_size.height - listing.outer_size.height
-        footer = self.query_one(Footer).outer_size.height
+        footer = self.query_one(SteadyFooter).outer_size.height
         rows = max(1, min(len(self.saved), self.size.height - footer - others))
         if listing.styles.max_height != rows:
             listing.styles.max_height = rows

@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from ...engine import Rules
 from ..rules_text import rules_markdown
+from ..widgets.steady_footer import SteadyFooter
 
 
 class RulesScreen(Screen[None]):
@@ -33,7 +34,7 @@ class RulesScreen(Screen[None]):
         yield Static(f"Rules  ·  {name}  ·  esc to go back", id="rules-title", classes="bar")
         with VerticalScroll(id="rules-scroll"):
             yield Markdown(rules_markdown(self.rules), id="rules-text")
-        yield Footer()
+        yield SteadyFooter()
 
 
     def action_close(self) -> None:

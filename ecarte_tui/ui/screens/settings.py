@@ -14,9 +14,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.theme import Theme
-from textual.widgets import Button, Footer, Label, Select, Switch
+from textual.widgets import Button, Label, Select, Switch
 
 from ..settings import BOT_SPEEDS, Settings
+from ..widgets.steady_footer import SteadyFooter
 
 SPEED_TITLES = {"slow": "slow", "normal": "normal", "fast": "fast", "instant": "instant"}
 
@@ -67,7 +68,7 @@ class SettingsScreen(ModalScreen[None]):
                 yield Button("Done  esc", id="done", variant="primary")
         # its own keys' line: the table's, seen through the box, named keys that do not
         # work here (p, c, h...)
-        yield Footer()
+        yield SteadyFooter()
 
     def _set(self, **changes: object) -> None:
         self.settings = self.settings.updated(**changes)
