@@ -411,13 +411,12 @@ async def _start_server(data_dir: Path, sessions: int, profile: Path | None = No
     python = [sys.executable]
     if profile is not None:
         env["ECARTE_PROFILE_WINDOW"] = str(profile)
-    extra: list[str] = []
+    extra: list[str] = ["--workers", str(workers)]
     port = "0"
     if workers > 1:  # each worker binds the one port: it must be chosen beforehand
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = str(sock.getsockname()[1])
-        extra += ["--workers", str(workers)]
     if store:
         extra += ["--store", store]
     proc = await asyncio.create_subprocess_exec(

@@ -48,9 +48,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="concurrent connections from one address (10)")
     p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                    help="the server's bots wait this long before each move (0.8)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
+    p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes accepting on the one port, sharing the club through "
-                        "the store (1; with more, a supervisor restarts a worker that dies)")
+                        "the store, under a supervisor that restarts a worker that dies "
+                        f"(default: the number of cores, {default_workers()} here; 1 with --port "
+                        "0; 1: this process alone)")
     p.add_argument("--shared", action="store_true",
                    help="this process is one node of a club shared with other processes "
                         "or machines through the same store (set for each worker)")
@@ -83,7 +85,7 @@ def config_from(args: argparse.Namespace) -> object:
         lobby_idle_timeout=args.lobby_idle_timeout or None,
         bot_delay=args.bot_delay,
         limits=limits,
-        shared=args.shared or args.workers > 1 or bool(args.store),
+        shared=args.shared or (args.workers or 1) > 1 or bool(args.store),
         store=args.store,
         reuse_port=args.reuse_port,
     )
@@ -171,9 +173,19 @@ def profile_window(loop: asyncio.AbstractEventLoop) -> None:
         loop.add_signal_handler(signal.SIGUSR2, stop)
 
 
+def default_workers() -> int:
+    """One worker per core the process may use (a served move costs a core's time)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.workers is None:  # (the workers share one port: a port the system picks is one's)
+        args.workers = default_workers() if args.port else 1
     if args.workers < 1:
         print("ecarte serve: --workers must be at least 1", file=sys.stderr)
         return 2

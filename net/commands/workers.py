@@ -20,8 +20,8 @@ RESTART_DELAY = 0.5  # seconds before a dead worker is started again (doubling, 
 
 
 def worker_argv(argv: list[str]) -> list[str]:
-    """The supervisor's own arguments for a worker: without ``--workers``, with ``--shared``
-    and ``--reuse-port``."""
+    """The supervisor's own arguments for a worker: one process (``--workers 1``), with
+    ``--shared`` and ``--reuse-port``."""
     out: list[str] = []
     skip = False
     for a in argv:
@@ -34,7 +34,7 @@ def worker_argv(argv: list[str]) -> list[str]:
         if a.startswith("--workers="):
             continue
         out.append(a)
-    return [*out, "--shared", "--reuse-port"]
+    return [*out, "--workers", "1", "--shared", "--reuse-port"]
 
 
 class Worker:

@@ -19,9 +19,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, data_dir: Path, port: int, *extra: str) -> None:
+    def __init__(self, data_dir: Path, port: int, *extra: str,
+                 default_workers: bool = False) -> None:
+        """One process unless ``extra`` asks for workers, or ``default_workers`` leaves the
+        number to ``ecarte serve`` (one per core)."""
         self.data_dir = data_dir
         self.port = port
+        if not default_workers and not any(a.startswith("--workers") for a in extra):
+            extra = ("--workers", "1", *extra)
         self.extra = extra
         self.proc: asyncio.subprocess.Process | None = None
         self.banner = ""

@@ -9,6 +9,7 @@ import asyncio
 import os
 import re
 import signal
+from pathlib import Path
 
 import pytest
 from server_harness import Seat, new_key, open_table
@@ -16,6 +17,8 @@ from server_process import ServerProcess, free_port
 
 from ecarte_tui.engine import read_ecn
 from net.club_sync.sync_store import SyncStore
+from net.commands.serve import default_workers
+from net.commands.workers import worker_argv
 from net.store import Store
 
 NODE = ("--shared", "--bot-delay", "0.05")
@@ -191,3 +194,27 @@ async def test_two_workers_on_sqlite_a_worker_killed_mid_hand_is_restarted(tmp_p
             await s.close()
     finally:
         await server.stop()
+
+
+async def test_serve_runs_one_worker_per_core_unless_told(tmp_path):
+    """What an operator gets from a bare ``ecarte serve``: a worker for each core; each
+    worker is one process (it must not start workers of its own)."""
+    cores = default_workers()
+    server = ServerProcess(tmp_path / "data", free_port(), default_workers=True)
+    banner = await server.start()
+    try:
+        if cores > 1:
+            m = re.search(r"\((\d+) workers, pids ([\d, ]+)\)", banner)
+            assert m and int(m.group(1)) == cores, banner
+            pids = [int(p) for p in m.group(2).split(", ")]
+            for pid in pids:  # a worker's children would be workers of a worker
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                assert children == [], (pid, children)
+        else:
+            assert "workers" not in banner, banner
+    finally:
+        await server.stop()
+    assert worker_argv(["serve", "--port", "2222", "--workers", "3"])[-4:] == [
+        "--workers", "1", "--shared", "--reuse-port"]
+    assert "3" not in worker_argv(["serve", "--workers=3"])
+
