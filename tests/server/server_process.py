@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -37,25 +38,36 @@ class ServerProcess:
             sys.executable, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1",
             "--port", str(self.port), "--data-dir", str(self.data_dir), *self.extra,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env,
+            start_new_session=True,  # its own process group: workers included, see _end_group
         )
         assert self.proc.stdout is not None
         lines = []
-        async with asyncio.timeout(timeout):
-            while True:
-                line = (await self.proc.stdout.readline()).decode()
-                if not line:
-                    raise AssertionError("the server exited:\n" + "".join(lines))
-                lines.append(line)
-                if line.startswith("data:"):
-                    break
-            # a restored-tables line follows the banner when there are some
-            try:
-                async with asyncio.timeout(0.3):
-                    lines.append((await self.proc.stdout.readline()).decode())
-            except TimeoutError:
-                pass
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    line = (await self.proc.stdout.readline()).decode()
+                    if not line:
+                        raise AssertionError("the server exited:\n" + "".join(lines))
+                    lines.append(line)
+                    if line.startswith("data:"):
+                        break
+                # a restored-tables line follows the banner when there are some
+                try:
+                    async with asyncio.timeout(0.3):
+                        lines.append((await self.proc.stdout.readline()).decode())
+                except TimeoutError:
+                    pass
+        except BaseException:
+            self._end_group()  # a server that never said it was ready is not left running
+            raise
         self.banner = "".join(lines)
         return self.banner
+
+    def _end_group(self) -> None:
+        """kill -9 of the server's process group: its workers too, whatever state they are in."""
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
     def kill(self) -> None:
         """kill -9: no chance to save anything more."""
@@ -76,3 +88,5 @@ class ServerProcess:
         except TimeoutError:
             self.proc.kill()
             return await self.proc.wait()
+        finally:
+            self._end_group()  # (a supervisor stops its workers; anything left goes too)

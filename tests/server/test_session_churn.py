@@ -118,11 +118,16 @@ async def test_sessions_that_open_every_screen_leave_no_app_and_no_memory(tmp_pa
         try:
             gc.collect()
             before = tracemalloc.get_traced_memory()[0]
+            first = tracemalloc.take_snapshot()
             await asyncio.gather(*(visit_every_screen(server.port, f"churn{i}")
                                    for i in range(CHURN)))
             after_churn = await apps_settled(baseline)
             gc.collect()
             kept = tracemalloc.get_traced_memory()[0] - before
+            where = ""
+            if kept >= CHURN * KEPT_PER_SESSION:  # what to look at when it fails
+                grown = tracemalloc.take_snapshot().compare_to(first, "lineno")[:8]
+                where = "".join(f"\n  {stat}" for stat in grown)
         finally:
             if not was_tracing:
                 tracemalloc.stop()
@@ -130,7 +135,7 @@ async def test_sessions_that_open_every_screen_leave_no_app_and_no_memory(tmp_pa
     assert (after_warm_up, after_churn) == (baseline, baseline), (
         f"{after_churn - baseline} of {sessions} finished sessions' apps are still alive")
     assert kept < CHURN * KEPT_PER_SESSION, (
-        f"{CHURN} finished sessions left {kept / 1e6:.2f} MB behind")
+        f"{CHURN} finished sessions left {kept / 1e6:.2f} MB behind; grown most:{where}")
 
 
 class FirstLegal:
