@@ -46,26 +46,24 @@ class FastScreen(pyte.Screen):
             return
         cursor, columns = self.cursor, self.columns
         attrs = cursor.attrs
-        cells = self._cells.get(attrs)
-        if cells is None:
+        known = self._cells.get(attrs)
+        if known is None:
             if len(self._cells) > 256:
                 self._cells.clear()
-            cells = self._cells[attrs] = {}
+            known = self._cells[attrs] = {}
+        cells = [known.get(ch) or known.setdefault(ch, attrs._replace(data=ch)) for ch in text]
         if mo.DECAWM not in mode:  # (Textual turns autowrap off) the last column is rewritten
             line = self.buffer[cursor.y]
             x = cursor.x
-            for ch in text:
+            for cell in cells:
                 if x == columns:
                     x -= 1
-                cell = cells.get(ch)
-                if cell is None:
-                    cell = cells[ch] = attrs._replace(data=ch)
                 line[x] = cell
                 x += 1
             cursor.x = x
             self.dirty.add(cursor.y)
             return
-        i, n = 0, len(text)
+        i, n = 0, len(cells)
         while i < n:
             if cursor.x == columns:
                 self.dirty.add(cursor.y)
@@ -73,14 +71,9 @@ class FastScreen(pyte.Screen):
                 self.linefeed()
             line = self.buffer[cursor.y]
             x = cursor.x
-            chunk = text[i:i + columns - x]
-            for ch in chunk:
-                cell = cells.get(ch)
-                if cell is None:
-                    cell = cells[ch] = attrs._replace(data=ch)
-                line[x] = cell
-                x += 1
-            cursor.x = x
+            chunk = cells[i:i + columns - x]
+            line.update(zip(range(x, x + len(chunk)), chunk, strict=True))
+            cursor.x = x + len(chunk)
             i += len(chunk)
         self.dirty.add(cursor.y)
 
