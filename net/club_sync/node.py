@@ -1,9 +1,12 @@
 """This process as one node of a club shared with others through the store.
 
-The node reads what the others wrote (new steps, changed seats, presence) every
-``POLL_SECONDS`` and shows it; it writes its own sessions' presence; and it holds the leases
-of the tables whose bots and timers run here, renewing them with its heartbeat. A node that
-stops beating (killed) loses its leases after ``LEASE_SECONDS``: another node takes them.
+The node reads what the others wrote (new steps, changed seats, presence) and shows it:
+on PostgreSQL when NOTIFY says so, on SQLite when another process of the machine wakes it
+(``local_wake``), then every ``POLL_SECONDS`` for ``WAKE_WINDOW`` (a write may still be
+committing), and every ``IDLE_POLL_SECONDS`` when nothing moves. It writes its own
+sessions' presence, and it holds the leases of the tables whose bots and timers run here,
+renewing them with its heartbeat. A node that stops beating (killed) loses its leases after
+``LEASE_SECONDS``: another node takes them.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING
 from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
 from net.club_sync.journal import StoreJournal
+from net.club_sync.local_wake import LocalWake
 from net.club_sync.sync_store import WATCHERS, SyncStore
 
 if TYPE_CHECKING:
@@ -28,7 +32,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.02  # SQLite: how often the store is read for other nodes' changes
+POLL_SECONDS = 0.02  # SQLite: how often the store is read for other nodes' changes ...
+WAKE_WINDOW = 1.0  # ... for this long after a wake-up or a change (net/club_sync/local_wake)
+IDLE_POLL_SECONDS = 0.5  # ... and otherwise, with wake-ups (the net for a lost one)
 LISTEN_POLL_SECONDS = 1.0  # PostgreSQL: NOTIFY wakes the node; polling only as a safety net
 BEAT_SECONDS = 1.0
 MAIL = "mail:"  # a feed row carrying a delivery, not a change to reload
@@ -54,6 +60,11 @@ class ClubNode:
 
     def start(self) -> None:
         self._wake = asyncio.Event()
+        self._local_wake: LocalWake | None = None
+        if self.sync.listen_url is None and self.sync.store.path is not None:
+            self._local_wake = LocalWake.open(str(self.sync.store.path), self._wake.set)
+            if self._local_wake is not None:
+                self.sync.after_write = self._local_wake.ping
         self._tasks = [asyncio.create_task(self._poll(), name="club-node-feed"),
                        asyncio.create_task(self._beat(), name="club-node-beat")]
         url = self.sync.listen_url
@@ -67,20 +78,34 @@ class ClubNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self._tasks = []
+        if getattr(self, "_local_wake", None) is not None:
+            self.sync.after_write = None
+            self._local_wake.close()  # type: ignore[union-attr]
+            self._local_wake = None
         self.sync.release(self.name)
 
     async def _poll(self) -> None:
         listening = self.sync.listen_url is not None
+        loop = asyncio.get_running_loop()
+        busy_until = 0.0
         while True:
             if listening:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(LISTEN_POLL_SECONDS):
                         await self._wake.wait()
                 self._wake.clear()
-            else:
+            elif self._local_wake is None or loop.time() < busy_until:
                 await asyncio.sleep(POLL_SECONDS)
+            else:  # quiet: until another process says it wrote (or the safety net)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(IDLE_POLL_SECONDS):
+                        await self._wake.wait()
+                if self._wake.is_set():  # (its write may still be committing: look again)
+                    busy_until = loop.time() + WAKE_WINDOW
+            self._wake.clear()
             try:
-                self.read_feed()
+                if self.read_feed():
+                    busy_until = loop.time() + WAKE_WINDOW
             except Exception:  # a bad row must not stop the node from following the club
                 log.exception("reading the club's feed failed")
 
@@ -112,8 +137,8 @@ class ClubNode:
             except Exception:
                 log.exception("the node's heartbeat failed")
 
-    def read_feed(self) -> None:
-        """Show what the other nodes wrote since the last read."""
+    def read_feed(self) -> bool:
+        """Show what the other nodes wrote since the last read; whether there was any."""
         log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
         for key in moved:  # a match's record id: CODE, or CODE.N for a round
@@ -131,6 +156,7 @@ class ClubNode:
                 self.club.mail(code, mail)
         for code in refresh:
             self.club.refresh(code)
+        return bool(moved or feed)
 
     def beat(self) -> None:
         """Renew this node's leases; take the leases of tables whose holder died."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from ecarte_tui.table import Entry
@@ -26,6 +27,12 @@ class SyncStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.after_write: Callable[[], None] | None = None
+        """Called after a step or a change is written (SQLite's nodes wake the others so)."""
+
+    def _written(self) -> None:
+        if self.after_write is not None:
+            self.after_write()
 
     # ------------------------------------------------------------------ the log
 
@@ -50,6 +57,7 @@ class SyncStore:
                 self._notify(db, code)
         except sqlite3.IntegrityError:
             return False
+        self._written()
         return True
 
     def changes_after(self, log_id: int, feed_id: int
@@ -80,6 +88,7 @@ class SyncStore:
         with self.store._tx() as db:
             db.execute("INSERT INTO club_feed (code, what) VALUES (?, ?)", (code, what))
             self._notify(db, code)
+        self._written()
 
     @staticmethod
     def _notify(db: object, code: str) -> None:
