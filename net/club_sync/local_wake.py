@@ -52,8 +52,10 @@ class LocalWake:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             sock.setblocking(False)
             sock.bind(str(path))
-        except (OSError, AttributeError) as error:  # (no AF_UNIX on this platform)
+        except (OSError, AttributeError) as error:  # (no AF_UNIX here, a path too long)
             log.warning("no local wake-ups (%s): polling instead", error)
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # (only if empty: not another process's)
             return None
         loop = asyncio.get_running_loop()
         wake = cls(sock, folder, path, loop)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
+import tempfile
+from pathlib import Path
 
 import pytest
 from test_club_nodes import ANNA, make_node
@@ -53,14 +56,25 @@ async def test_the_socket_of_a_process_gone_is_removed_by_the_next_ping(tmp_path
 
 
 async def test_a_folder_another_user_could_write_is_not_used(tmp_path, monkeypatch):
-    monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path))
-    wake = LocalWake.open(str(tmp_path / "club.db"), lambda: None)
-    assert wake is not None
-    folder = wake.folder
-    wake.close()
-    folder.mkdir()
-    os.chmod(folder, 0o777)
+    short = Path(tempfile.mkdtemp(prefix="ew"))  # (a socket's path has at most 107 bytes)
+    try:
+        monkeypatch.setattr("tempfile.gettempdir", lambda: str(short))
+        wake = LocalWake.open(str(tmp_path / "club.db"), lambda: None)
+        assert wake is not None
+        folder = wake.folder
+        wake.close()
+        folder.mkdir()
+        os.chmod(folder, 0o777)
+        assert LocalWake.open(str(tmp_path / "club.db"), lambda: None) is None
+    finally:
+        shutil.rmtree(short, ignore_errors=True)
+
+
+async def test_a_socket_path_too_long_leaves_the_node_polling(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path / ("x" * 120)))
+    (tmp_path / ("x" * 120)).mkdir()
     assert LocalWake.open(str(tmp_path / "club.db"), lambda: None) is None
+    assert list((tmp_path / ("x" * 120)).iterdir()) == [], "nothing left behind"
 
 
 @pytest.mark.parametrize("wake_ups", [True, False])
