@@ -54,13 +54,13 @@ class ClubNode:
         self.local: dict[tuple[str, str], int] = {}  # this node's sessions per (table, member)
         self._ids = sync.last_ids()
         self._tasks: list[asyncio.Task[None]] = []
+        self._local_wake: LocalWake | None = None
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
     # ------------------------------------------------------------------ running
 
     def start(self) -> None:
         self._wake = asyncio.Event()
-        self._local_wake: LocalWake | None = None
         if self.sync.listen_url is None and self.sync.store.path is not None:
             self._local_wake = LocalWake.open(str(self.sync.store.path), self._wake.set)
             if self._local_wake is not None:
@@ -78,9 +78,9 @@ class ClubNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self._tasks = []
-        if getattr(self, "_local_wake", None) is not None:
+        if self._local_wake is not None:
             self.sync.after_write = None
-            self._local_wake.close()  # type: ignore[union-attr]
+            self._local_wake.close()
             self._local_wake = None
         self.sync.release(self.name)
 

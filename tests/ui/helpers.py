@@ -164,3 +164,25 @@ def served_table_app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[T
     monkeypatch.setattr(TableScreen, "LOG", TailLog)
     table = Table.new(Rules.named("academie"), ("You", "Bot"), 3, 1)
     return table, EcarteApp(table=table, seat=ME, settings=Settings(), save=False)
+
+
+async def one_turn(pilot: Pilot[object], table: Table, screen: TableScreen,
+                   decide: str = "p") -> bool:
+    """One step of a served table's hand: the other seat moves (or asks for the next hand)
+    when the table waits for it, else the player closes the box or answers his prompt
+    (``decide``: his key at the play-or-propose decision). True when the box was closed."""
+    if table.waiting_for == 1 - ME or (table.status == "between" and screen.dialog is None
+                                       and table.waiting_for is None):
+        legal = table.view(1 - ME).legal
+        table.submit(1 - ME, legal[0]) if legal else table.ready(1 - ME)
+        return False
+    if screen.dialog is not None:
+        await pilot.press("enter")
+        return True
+    mode = screen.current_prompt().mode
+    await pilot.press({"decide": decide, "answer": "a", "king_gate": "x",
+                       "discard": "1"}.get(mode, "enter"))
+    if mode == "discard":
+        await pilot.press("enter")
+    return False
+

@@ -32,7 +32,7 @@ from ecarte_tui.ui.widgets.felt_board import FeltBoard
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 
-from .helpers import ME, caught_up, served_table_app
+from .helpers import ME, caught_up, one_turn, served_table_app
 
 WIDTH, HEIGHT = 80, 24
 Render = Callable[[ChopsUpdate, Console], str]
@@ -218,18 +218,7 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
             view = table.view(ME)
             if view.hand_number > hands and view.phase is Phase.TRICKS:
                 break
-            if table.waiting_for == 1 - ME or (table.status == "between" and screen.dialog
-                                               is None and table.waiting_for is None):
-                legal = table.view(1 - ME).legal
-                table.submit(1 - ME, legal[0]) if legal else table.ready(1 - ME)
-            elif screen.dialog is not None:
-                boxes += 1
-                await pilot.press("enter")
-            else:
-                await pilot.press({"decide": "p", "answer": "a", "king_gate": "x",
-                                   "discard": "1"}.get(screen.current_prompt().mode, "enter"))
-                if screen.current_prompt().mode == "discard":
-                    await pilot.press("enter")
+            boxes += await one_turn(pilot, table, screen, decide="p")
             screen = await caught_up(pilot, table)
             await pilot.pause()
         screen.refresh()  # a whole-screen repaint

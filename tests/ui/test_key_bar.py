@@ -10,7 +10,7 @@ import pytest
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.widgets.key_bar import shown_bindings
 
-from .helpers import ME, caught_up, served_table_app
+from .helpers import ME, caught_up, one_turn, served_table_app
 
 
 def textual_view(screen: TableScreen) -> dict[str, tuple[object, bool]]:
@@ -39,18 +39,7 @@ async def test_shown_bindings_are_textuals_active_bindings(monkeypatch: pytest.M
             seen_box = seen_box or screen.dialog is not None
             if table.view(ME).hand_number > hands:
                 break
-            if table.waiting_for == 1 - ME or (table.status == "between" and screen.dialog
-                                               is None and table.waiting_for is None):
-                legal = table.view(1 - ME).legal
-                table.submit(1 - ME, legal[0]) if legal else table.ready(1 - ME)
-            elif screen.dialog is not None:
-                await pilot.press("enter")
-            else:
-                mode = screen.current_prompt().mode
-                await pilot.press({"decide": "c", "answer": "a", "king_gate": "x",
-                                   "discard": "1"}.get(mode, "enter"))
-                if mode == "discard":
-                    await pilot.press("enter")
+            await one_turn(pilot, table, screen, decide="c")
             screen = await caught_up(pilot, table)
     assert seen_box, "the box never opened"
     assert table.view(ME).hand_number > hands
