@@ -185,7 +185,8 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
     """Protects what a served player sees: the server's frames (``render_dirty_cells_only``:
     each widget rendered only where it shows on a dirty row) leave the terminal as Textual's
     own frames would, cell for cell, through a game's moves, the box at a hand's end and a
-    whole-screen repaint; and in fewer bytes."""
+    whole-screen repaint; and in fewer bytes. Before that repaint the frames already drew the
+    screen as it is: the box's cells were drawn again from the table when it closed."""
     textual_update = Compositor.__dict__["render_update"]
     with textual_compositor():
         server_tuning.render_dirty_cells_only()
@@ -221,6 +222,10 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
             boxes += await one_turn(pilot, table, screen, decide="p")
             screen = await caught_up(pilot, table)
             await pilot.pause()
+        # what the frames drew so far is the screen: the box's cells were drawn again
+        # from the table under it when it closed (no whole-screen repaint hides a residue)
+        settled = full_frame(screen, console)
+        before_repaint = len(frames)
         screen.refresh()  # a whole-screen repaint
         await pilot.pause()
         after = full_frame(screen, console)
@@ -228,6 +233,8 @@ async def test_dirty_cells_paint_what_textual_paints(monkeypatch: pytest.MonkeyP
     assert len(frames) > 10
     assert table.view(ME).hand_number > hands, "the hand never ended"
     assert boxes, "no box at the hand's end"
+    assert cells(terminal(*(ours for _, ours in frames[:before_repaint]))) == cells(
+        terminal(settled))
     textual_term = terminal(*(theirs for theirs, _ in frames))
     served_term = terminal(*(ours for _, ours in frames))
     assert cells(served_term) == cells(textual_term)

@@ -210,18 +210,16 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
+        # (before the table: Textual numbers a container's children from the last, so a box
+        # after the table renumbered the whole table when shown or hidden, and the screen
+        # was drawn again whole; on its own layer the box is still on top)
+        yield TableDialog(id="table-dialog")
         with Vertical(id="table-root"):
             yield Static(id="topbar")
             yield Static(id="banner")
             yield from felt_and_side(self.felt, self._log)
             yield self._prompt
             yield self.KEY_BAR()
-        # (After the table: Textual numbers a container's children from the last, so the
-        # box shown or hidden renumbers the table and the whole screen is drawn again in
-        # that frame. Before the table, only the box's area was, from what the widgets
-        # show at that moment: the next hand's cards under an Enter that also dealt it,
-        # beside the last hand's top bar waiting for its own repaint.)
-        yield TableDialog(id="table-dialog")
 
     def on_mount(self) -> None:
         self._name_keys_as_the_app_does()

@@ -132,12 +132,17 @@ class TableDialog(Vertical):
         self.display = False
         if self._owns(self.screen.focused):
             self.screen.set_focus(None)
-        # what the box covered is drawn again whole: a served screen once kept the box's
-        # picture after it closed (the cells under it had not changed, so none was sent).
-        # The whole screen, not only the box's area: that area would be drawn from what
-        # the widgets show now while a change outside it (the next hand's top bar, dealt by
-        # the same Enter) waits for its own repaint, a frame mixing two hands.
-        self.screen.refresh()
+        # The layout that hides the box draws the whole screen, once, at the next frame:
+        # only the box's area would be drawn from what the widgets show then while a change
+        # outside it (the next hand's top bar, dealt meanwhile) waits for its own repaint,
+        # a frame mixing two hands. The layout is asked of the screen now (the box's own
+        # request reaches it as a message, maybe after a frame); ``Screen.refresh`` would
+        # add a second whole frame after a mixed one. (The screen's dirty area and set are
+        # private: Textual 8.2.x, pinned.)
+        screen = self.screen
+        screen._set_dirty()
+        screen._dirty_widgets.add(screen)
+        screen.refresh(repaint=False, layout=True)
 
     def focused_choice(self) -> str | None:
         """The choice of the button that has the focus (Enter presses it), if one has."""
