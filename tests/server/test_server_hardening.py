@@ -144,7 +144,13 @@ async def test_hostile_input_small_terminal_and_no_server_side_escape(tmp_path):
         assert not app.check_action("suspend_process", ())
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Screenshot" not in titles
-        seat.press(b"b")
+        # the last Esc may still be waiting to be told from Alt+b (a terminal's own
+        # ambiguity: on a loaded machine the server reads it after this b, as Alt+b); a
+        # person would press b again
+        for _ in range(3):
+            seat.press(b"b")
+            if await seat.client.wait_for("A new table", 10):
+                break
         await seat.wait_for("A new table")
         seat.press(b"\r")
         await seat.wait_for("Écarté ·")

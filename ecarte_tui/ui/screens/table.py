@@ -59,6 +59,7 @@ from ..widgets.prompt_bar import PromptBar
 from ..widgets.steady_footer import SteadyFooter
 from ..widgets.table_dialog import DialogContent, DialogLine, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from ..widgets.top_bar import TopBar
 
 WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
 GAME_ACTIONS = frozenset(
@@ -189,7 +190,6 @@ class TableScreen(Screen[None]):
         self._draw_shown = False
         self._choose_shown = False
         self._announced_for: int | None = None
-        self._topbar_text = ""
         self._dialog: TableDialog | None = None
         self._hint: Hint | None = None
         """The expert's last hint, while the decision it was asked about is still open."""
@@ -204,7 +204,7 @@ class TableScreen(Screen[None]):
         self._log = self.LOG(id="log")
         self._prompt = PromptBar(id="prompt")
         self._chips: ChipsPanel | None = None
-        self._topbar_widget: Static | None = None
+        self._topbar_widget = TopBar(id="topbar")
 
     # ------------------------------------------------------------------ building
 
@@ -215,7 +215,7 @@ class TableScreen(Screen[None]):
         # was drawn again whole; on its own layer the box is still on top)
         yield TableDialog(id="table-dialog")
         with Vertical(id="table-root"):
-            yield Static(id="topbar")
+            yield self._topbar_widget
             yield Static(id="banner")
             yield from felt_and_side(self.felt, self._log)
             yield self._prompt
@@ -227,7 +227,6 @@ class TableScreen(Screen[None]):
             return  # closed before it was composed (a burst of keys): nothing to watch
         self._dialog = self.query_one(TableDialog)
         self._chips = self.query_one(ChipsPanel)
-        self._topbar_widget = self.query_one("#topbar", Static)
         self.set_look(self.look)
         self._show_banner()
         self._unwatch = self.table.watch(self.view_seat, self._on_table)
@@ -463,11 +462,7 @@ class TableScreen(Screen[None]):
         prompt = self.current_prompt()
         deck = view.dealer if view.dealer is not None else 0
 
-        topbar = self._topbar(view)
-        if topbar != self._topbar_text:  # (an update would also lay the screen out again)
-            self._topbar_text = topbar
-            if self._topbar_widget is not None:
-                self._topbar_widget.update(topbar, layout=False)
+        self._topbar_widget.show(self._topbar(view))
         leader = view.leader if view.phase is Phase.TRICKS else None
         felt = self.felt
         felt.opp_bar.show(

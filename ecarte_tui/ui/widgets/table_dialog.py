@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from ..ascii_filter import ascii_key
+from .box_text import BoxText
 from .card_row import CardRow
 from .felt import Look
 
@@ -80,9 +80,9 @@ class TableDialog(Vertical):
         self.content: DialogContent | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="title", id="dialog-title", markup=False)
+        yield BoxText(classes="title", id="dialog-title")
         yield CardRow((), (), id="draw-cards")
-        yield Static(classes="line", id="dialog-lines", markup=False)
+        yield BoxText(classes="line", id="dialog-lines")
         with Horizontal(classes="buttons"):
             for i in range(MAX_CHOICES):
                 yield DialogButton(id=f"dialog-choice-{i}")
@@ -95,8 +95,8 @@ class TableDialog(Vertical):
         """Fill the box in and show it; the first button takes the focus (unless the box
         says not), as the modal dialogs did."""
         self.content = content
-        title = self.query_one("#dialog-title", Static)
-        title.update(content.title)
+        title = self.query_one("#dialog-title", BoxText)
+        title.show(((content.title, False),))
         title.set_class(content.win, "win")
         row = self.query_one("#draw-cards", CardRow)
         row.display = bool(content.cards)
@@ -105,7 +105,8 @@ class TableDialog(Vertical):
             row.captions = tuple(caption for _, caption in content.cards)
             row.set_look(look)
             row.refresh()
-        self.query_one("#dialog-lines", Static).update(lines_content(content.lines))
+        self.query_one("#dialog-lines", BoxText).show(
+            tuple((line.text, line.strong) for line in content.lines))
         buttons = list(self.query(DialogButton))
         for i, button in enumerate(buttons):
             if i < len(content.choices):
@@ -167,18 +168,3 @@ class TableDialog(Vertical):
         def __init__(self, choice: str) -> None:
             super().__init__()
             self.choice = choice
-
-
-def lines_content(lines: tuple[DialogLine, ...]) -> Content:
-    """The lines as one text: a strong line is bold, after a blank line (what a padded
-    Static per line drew, in one widget)."""
-    parts: list[str | tuple[str, str]] = []
-    for i, line in enumerate(lines):
-        if i:
-            parts.append("\n")
-        if line.strong:
-            parts.append("\n")
-            parts.append((line.text, "bold"))
-        else:
-            parts.append(line.text)
-    return Content.assemble(*parts)
