@@ -38,7 +38,8 @@ class MoneyPanel(Static):
     """
 
     def __init__(self, house: House, lt: LiveTable, me: str | None) -> None:
-        super().__init__(id="money")
+        super().__init__(id="money", markup=False)
+        self.text = ""
         self.house = house
         self.lt = lt
         self.me = me
@@ -77,7 +78,16 @@ class MoneyPanel(Static):
         self.show_money()
 
     def show_money(self) -> None:
-        self.update("\n".join(money_lines(self.house, self.lt, self.me)))
+        """Repaint when the lines change; lay the screen out again only when their number
+        does (a layout reflows every widget of the screen, for every player at the table)."""
+        lines = money_lines(self.house, self.lt, self.me)
+        text = "\n".join(lines)
+        if text != self.text:
+            width = self.content_size.width
+            layout = (text.count("\n") != self.text.count("\n") or not self.text
+                      or any(len(line) >= width for line in lines))  # (a line may wrap)
+            self.text = text
+            self.update(text, layout=layout)
 
 
 def mount_money_panel(screen: ClubTableScreen) -> None:
