@@ -27,8 +27,9 @@ from ..engine.match import HandRecord, Match, Phase
 from ..engine.rules import PRESETS, Rules
 from ..engine.view import seat_view
 from . import LEVELS, Bot, make_bot, make_oracle
+from .oracle import PARTIAL_SIGHTS, PartialOracle
 
-ARENA_LEVELS = (*LEVELS, "oracle")
+ARENA_LEVELS = (*LEVELS, "oracle", *PARTIAL_SIGHTS)
 
 # Named groups of presets for ``--rules``. "decisive": the presets whose rules change the
 # decisions before the play (who is at risk after a refusal, whether the dealer must
@@ -87,6 +88,8 @@ def derive_seed(*parts: object) -> int:
 def _make(level: str, seed: int, match: Match, seat: int) -> Bot:
     if level == "oracle":
         return make_oracle(match, seat, seed)
+    if level in PARTIAL_SIGHTS:
+        return PartialOracle(match, seat, level, seed)
     return make_bot(level, seed)
 
 
@@ -511,12 +514,13 @@ def format_table(summary: dict[str, object]) -> str:
 def _block(summary: dict[str, object], title: str) -> list[str]:
     bots = summary["bots"]
     assert isinstance(bots, dict)
+    k = max(12, *(len(key) for key in bots))  # the bot column fits the longest name
     lines = [
         f"{title}{summary['matches']} matches ({summary['pairs']} duplicate pairs), "
         f"rules {summary['rules']}, seed {summary['seed']}, "
         f"{summary['hands']} hands ({summary['hands_per_match']} per match)",
         "",
-        f"{'bot':<12} {'wins':>6} {'win rate':>9}  {'95% CI (Wilson)':<17} "
+        f"{'bot':<{k}} {'wins':>6} {'win rate':>9}  {'95% CI (Wilson)':<17} "
         f"{'pts/hand':>8} {'vole':>6} {'at risk':>8} {'penalty':>8}  "
         f"{'CPU ms p50/p99':>16}  {'wall ms p50/p99':>16}",
     ]
@@ -524,7 +528,7 @@ def _block(summary: dict[str, object], title: str) -> list[str]:
         lo, hi = b["ci95"]
         c, w = b["decision_cpu_ms"], b["decision_ms"]
         lines.append(
-            f"{key:<12} {b['wins']:>6} {100 * b['win_rate']:>8.1f}%  "
+            f"{key:<{k}} {b['wins']:>6} {100 * b['win_rate']:>8.1f}%  "
             f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]  "
             f"{b['points_per_hand']:>8.3f} {100 * b['vole_rate']:>5.1f}% "
             f"{100 * b['at_risk_rate']:>7.1f}% {100 * b['penalty_rate']:>7.1f}%  "
@@ -536,9 +540,9 @@ def _block(summary: dict[str, object], title: str) -> list[str]:
         ("refused", "refused", "pen"),
         ("exchanged", "after exchange", "lost"),
     )
-    lines += ["", f"{'':<12} " + " ".join(f"{label:^21}" for _, label, _ in cols)]
+    lines += ["", f"{'':<{k}} " + " ".join(f"{label:^21}" for _, label, _ in cols)]
     lines.append(
-        f"{'bot':<12} " + " ".join(f"{'n':>6} {w:>6} {'vole':>6}  " for _, _, w in cols)
+        f"{'bot':<{k}} " + " ".join(f"{'n':>6} {w:>6} {'vole':>6}  " for _, _, w in cols)
     )
     for key, b in bots.items():
         cells = []
@@ -546,5 +550,5 @@ def _block(summary: dict[str, object], title: str) -> list[str]:
             t = b["decisions"][d]
             rate = t["penalty_rate"] if what == "pen" else t["lost_rate"]
             cells.append(f"{t['hands']:>6} {100 * rate:>5.1f}% {100 * t['vole_rate']:>5.1f}%  ")
-        lines.append(f"{key:<12} " + " ".join(cells))
+        lines.append(f"{key:<{k}} " + " ".join(cells))
     return lines

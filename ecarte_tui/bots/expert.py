@@ -16,9 +16,12 @@ Every decision is the search's own, before the play as in it:
 - the discards race (successive halving): every plausible discard is weighed on a few
   deals, the worse half is dropped, the rest get twice as many, and so on, so the close
   candidates are compared on many deals and the poor ones cost little;
-- exact search lets both players see every card, which flatters the leader; before the
-  play a hand's outcome is the mean of the exact result and of a plain play-out
-  (``playout``), ``BLEND``.
+- before the play a hand's outcome is the mean (``BLEND``) of two play-outs
+  (``playout``): its own best play against the opponent's treatise play (its card play is
+  exact on sampled deals; his cannot see its cards), and both playing by the treatises.
+  Exact search on both sides, as the card play itself uses, lets the opponent answer as
+  if he saw the hand; over 489 hands of the expert against ``classic``, this blend
+  predicted the tricks it took with a mean squared error of 0.12, the exact one 0.155.
 ``margin`` > 0 brings back the old caution: the treatises' choice then stands unless
 another action beats it on the same deals by that many standard errors.
 """
@@ -146,6 +149,7 @@ class _Context:
         self.i_am_elder = view.elder == view.seat
         self.policy = PolicyPlay(self.trump, self.ace_high)
         self.blend = bot.blend
+        self.exact_replies = bot.exact_replies
         self._values: dict[tuple[int | None, int, int], tuple[float, ...]] = {}
         self.weights: list[float] = []  # of the deals sampled for this decision
 
@@ -183,21 +187,28 @@ class _Context:
     ) -> tuple[float, float, float, float]:
         """(value, tricks, P(point), P(vole)) for me when the play starts with these hands.
 
-        A blend of the exact result and the plain policy's (see ``playout``): exact search
-        sees through the cards, which flatters whoever leads.
+        A blend of my best play against his treatise play and of both playing by the
+        treatises (see ``playout``): exact search on both sides lets him answer as if he
+        saw my cards, which he cannot. The oracle (``exact_replies``) plays against exact
+        replies: it is measured against the best opponent, not the likeliest.
         """
         mine, theirs = (elder, dealer) if self.i_am_elder else (dealer, elder)
         vals = self.values(at_risk, mine >> self.king & 1, theirs >> self.king & 1)
-        exact = self.solve(elder, dealer)
         plain = self.policy.elder_tricks(elder, dealer)
         if not self.i_am_elder:
-            exact, plain = 5 - exact, 5 - plain
+            plain = 5 - plain
+        if self.exact_replies:
+            best = self.solve(elder, dealer)
+            if not self.i_am_elder:
+                best = 5 - best
+        else:
+            best = self.policy.best_tricks(mine, theirs, self.i_am_elder)
         b = self.blend
         return (
-            b * vals[exact] + (1 - b) * vals[plain],
-            b * exact + (1 - b) * plain,
-            b * (exact >= 3) + (1 - b) * (plain >= 3),
-            b * (exact == 5) + (1 - b) * (plain == 5),
+            b * vals[best] + (1 - b) * vals[plain],
+            b * best + (1 - b) * plain,
+            b * (best >= 3) + (1 - b) * (plain >= 3),
+            b * (best == 5) + (1 - b) * (plain == 5),
         )
 
     def finish(self, ex: Exchange, tally: _Tally, w: float) -> None:
@@ -216,11 +227,13 @@ class ExpertBot:
         effort: float = 1.0,
         blend: float = BLEND,
         margin: float = MARGIN,
+        exact_replies: bool = False,
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.effort = effort
         self.blend = blend
         self.margin = margin
+        self.exact_replies = exact_replies
         self._values: dict[Rules, MatchValue] = {}
         self._memo: dict[int, int] = {}
         self._memo_key: tuple[object, ...] = ()

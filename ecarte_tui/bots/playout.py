@@ -1,10 +1,12 @@
-"""The trick play of one deal by the classic rules of play, both sides, on bitmasks.
+"""The trick play of one deal by the classic rules of play, on bitmasks.
 
-Exact search (``solver``) lets both players see every card, which flatters the player who
-leads: in measured play the elder makes the point noticeably less often than double-dummy
-says. Where the expert weighs a whole hand before the play (proposals, discards), it
-blends the exact result with this plainer one, which plays like a careful human who does
-not see the other hand.
+Exact search (``solver``) lets both players see every card, which flatters the opponent
+most: he answers every card as if he saw the hand it came from. Where the expert weighs a
+whole hand before the play (proposals, discards), it blends two plainer results: its own
+best play against an opponent who plays by the treatises' leads and follows
+(``best_tricks``: the opponent cannot see its cards, the expert nearly plays as if it saw
+his, its card play being exact on sampled deals), and both sides playing by the treatises
+(``elder_tricks``, a careful human on each side).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class PolicyPlay:
         tstr = [c for c in self.by_suit[trump]]
         self.top_trump = 1 << tstr[0]
         self.seq_trumps = ((1 << tstr[1]) | (1 << tstr[2]), (1 << tstr[2]) | (1 << tstr[3]))
+        self._best: dict[int, int] = {}  # best_tricks' positions, for this trump
 
     def lead(self, hand: int, tricks_played: int) -> int:
         """The card to lead (see ``classic.classic_lead``)."""
@@ -49,7 +52,7 @@ class PolicyPlay:
                     if trumps >> c & 1:
                         return c
         best = -1
-        best_key = (-1, -1)
+        best_key = (-1, -1, -1)
         for s in range(4):
             if s == self.trump:
                 continue
@@ -58,7 +61,7 @@ class PolicyPlay:
                 continue
             for c in by_suit[s]:
                 if cards >> c & 1:
-                    key = (cards.bit_count(), self.strength[c])
+                    key = (cards.bit_count(), self.strength[c], c)  # (ties: as classic)
                     if key > best_key:
                         best_key, best = key, c
                     break
@@ -119,3 +122,50 @@ class PolicyPlay:
             if leader == 0:
                 won += 1
         return won
+
+    def best_tricks(self, mine: int, theirs: int, i_lead: bool) -> int:
+        """Tricks ``mine`` takes from here, each of its cards chosen to take the most, when
+        ``theirs`` plays by these rules (his leads and follows are fixed, mine searched)."""
+        key = (mine << 33) | (theirs << 1) | i_lead
+        found = self._best.get(key)
+        if found is not None:
+            return found
+        n = mine.bit_count()
+        if n == 0:
+            return 0
+        strength, trump = self.strength, self.trump
+        best = -1
+        if i_lead:
+            m = mine
+            while m:
+                cb = m & -m
+                m ^= cb
+                c = cb.bit_length() - 1
+                r = self.follow(theirs, c)
+                if r >> 3 == c >> 3:
+                    he_wins = strength[r] > strength[c]
+                else:
+                    he_wins = r >> 3 == trump
+                t = self.best_tricks(mine ^ cb, theirs ^ (1 << r), not he_wins) + (not he_wins)
+                if t > best:
+                    best = t
+                    if best == n:
+                        break
+        else:
+            led = self.lead(theirs, 5 - n)
+            replies = self.options(mine, led)
+            while replies:
+                rb = replies & -replies
+                replies ^= rb
+                r = rb.bit_length() - 1
+                if r >> 3 == led >> 3:
+                    i_win = strength[r] > strength[led]
+                else:
+                    i_win = r >> 3 == trump
+                t = self.best_tricks(mine ^ rb, theirs ^ (1 << led), i_win) + i_win
+                if t > best:
+                    best = t
+                    if best == n:
+                        break
+        self._best[key] = best
+        return best

@@ -23,18 +23,20 @@ from .playout import PolicyPlay
 from .rollout import elder_plays_at, score_eager
 from .treatises import dealer_refuses, trumps_and_kings
 
-# how much likelier a hand is when it agrees with the treatise model (1 : UNLIKE)
-UNLIKE = 0.15
+# how much likelier a hand is when it agrees with the treatise model (1 : UNLIKE); a
+# sensible opponent seldom leaves the treatises before the play, so a hand that would have
+# made him decide otherwise keeps little weight (0.15 before: the same matches within noise)
+UNLIKE = 0.03
 # weight of a hand that holds fewer trumps and kings than he kept at his last exchange
 SHORT_KEPT = 0.02
 # weight of a sample where the opponent holds a king he did not announce in time
 SILENT_KING = 0.05
-# weight of a sample in which a sensible player would not have led (followed with) the card
-# the opponent actually led (chose among several legal cards)
 # relative chance that a card he threw away was a trump or a king
 KEPT_WEIGHT = 0.08
-LEAD_MISS = 0.4
-FOLLOW_MISS = 0.6
+# weight of a sample in which a sensible player would not have led (followed with) the card
+# the opponent actually led (chose among several legal cards); 0.4 and 0.6 before
+LEAD_MISS = 0.15
+FOLLOW_MISS = 0.3
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,9 @@ from ..engine.rules import PRESETS
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("bot1", choices=ARENA_LEVELS, metavar="BOT1", help="random, easy, classic, "
                    "expert (or oracle, which sees all cards, the stock's order included, "
-                   "and takes the best action: a ceiling)")
+                   "and takes the best action: a ceiling; oracle-hand, oracle-preplay, "
+                   "oracle-cards: the same given one part of the truth, to measure where it "
+                   "pays)")
     p.add_argument("bot2", choices=ARENA_LEVELS, metavar="BOT2", help="the other bot")
     p.add_argument("--games", type=int, default=200,
                    help="matches to play per preset, rounded up to an even number "

@@ -110,3 +110,47 @@ def test_the_oracle_refuses_a_position_its_match_is_not_in() -> None:
         assert "not in" in str(e)
     else:
         raise AssertionError("the oracle answered about another position")
+
+
+def test_the_partial_oracles_see_their_part_of_the_truth_and_no_more() -> None:
+    from ecarte_tui.bots.oracle import PartialOracle
+
+    m = elder_to_discard(TRUMPS_ON_TOP)
+    view = seat_view(m, 0)
+    hand = m.hands[1]
+    rng = random.Random(3)
+    told_hand = PartialOracle(m, 0, "oracle-hand", 1).deals(view, rng, 24, True)
+    assert {d.opp for d in told_hand} == {hand}  # his hand, always
+    assert len({d.stock for d in told_hand}) > 1  # the stock's order guessed
+    assert all(not any(hand >> c & 1 for c in d.stock) for d in told_hand)
+    for sight in ("oracle-preplay", "oracle-cards"):
+        assert PartialOracle(m, 0, sight, 1).deals(view, rng, 24, True) == [
+            *OracleBot(m, 0, 1).deals(view, rng, 1, True)]
+
+
+def test_the_preplay_and_cards_oracles_use_the_truth_only_in_their_phase() -> None:
+    from ecarte_tui.bots.expert import ExpertBot
+    from ecarte_tui.bots.oracle import PartialOracle
+
+    m = elder_to_discard(TRUMPS_ON_TOP)
+    view = seat_view(m, 0)
+    # before the play: the pre-play oracle discards as the oracle does (it draws the
+    # three trumps it knows are on top), the card-play one as the expert does
+    oracle_choice = OracleBot(m, 0, 1).choose(view)
+    assert PartialOracle(m, 0, "oracle-preplay", 1).choose(view) == oracle_choice
+    assert PartialOracle(m, 0, "oracle-cards", 1).choose(view) == ExpertBot(1).choose(view)
+    # in the play, the other way round
+    m.apply(discard(sum(1 << x for x in cards("7S 8C 9D"))), 0)
+    while m.phase is not Phase.TRICKS:
+        mover = m.to_move
+        assert mover is not None
+        action = ClassicBot().choose(seat_view(m, mover))
+        assert action is not None
+        m.apply(action, mover)
+    mover = m.to_move
+    assert mover is not None
+    view = seat_view(m, mover)
+    assert PartialOracle(m, mover, "oracle-cards", 1).choose(view) == OracleBot(
+        m, mover, 1).choose(view)
+    assert PartialOracle(m, mover, "oracle-preplay", 1).choose(view) == ExpertBot(
+        1).choose(view)
