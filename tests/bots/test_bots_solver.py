@@ -6,27 +6,35 @@ import random
 
 from bots_support import c, mask
 
+from ecarte_tui.bots import Bot
 from ecarte_tui.bots.classic import ClassicBot
 from ecarte_tui.bots.playout import PolicyPlay
 from ecarte_tui.bots.solver import make_solver
 from ecarte_tui.engine import PLAY, Kind, Match, Rules, seat_view
 
 
-def engine_minimax(m: Match, seat: int) -> int:
-    """Tricks ``seat`` ends the hand with, both sides perfect, using only the engine."""
+def engine_minimax(m: Match, seat: int, opponent: Bot | None = None) -> int:
+    """Tricks ``seat`` ends the hand with, choosing each card for the most tricks, using only
+    the engine: against perfect replies, or against what ``opponent`` plays."""
     rec = m.hand
     assert rec is not None
     if rec.complete:
         return rec.tricks[seat]
     mover = m.to_move
     assert mover is not None
+    if mover != seat and opponent is not None:
+        action = opponent.choose(seat_view(m, mover))
+        assert action is not None
+        child = m.copy()
+        child.apply(action)
+        return engine_minimax(child, seat, opponent)
     results = []
     for a in m.legal_actions():
         if a.kind is not Kind.CARD:
             continue
         child = m.copy()
         child.apply(a)
-        results.append(engine_minimax(child, seat))
+        results.append(engine_minimax(child, seat, opponent))
     return max(results) if mover == seat else min(results)
 
 
@@ -75,30 +83,6 @@ def test_solver_hand_built_positions() -> None:
     assert solve(mask("7S QS"), mask("KS 8D")) == 0
 
 
-def engine_best_against_classic(m: Match, seat: int) -> int:
-    """Tricks ``seat`` ends the hand with, choosing each card for the most tricks, when the
-    other seat plays what the ``classic`` bot plays (the engine's moves, the bot's choice)."""
-    rec = m.hand
-    assert rec is not None
-    if rec.complete:
-        return rec.tricks[seat]
-    mover = m.to_move
-    assert mover is not None
-    if mover != seat:
-        child = m.copy()
-        action = ClassicBot().choose(seat_view(m, mover))
-        assert action is not None
-        child.apply(action)
-        return engine_best_against_classic(child, seat)
-    results = []
-    for a in m.legal_actions():
-        if a.kind is Kind.CARD:
-            child = m.copy()
-            child.apply(a)
-            results.append(engine_best_against_classic(child, seat))
-    return max(results)
-
-
 def test_best_play_against_the_treatises_matches_an_engine_search_against_classic() -> None:
     rng = random.Random(5)
     differs = 0
@@ -110,7 +94,7 @@ def test_best_play_against_the_treatises_matches_an_engine_search_against_classi
         policy = PolicyPlay(m.trump, rules.ace_high)
         got = m.tricks_won()[seat] + policy.best_tricks(
             m.hands[seat], m.hands[1 - seat], seat == m.to_move)
-        assert got == engine_best_against_classic(m, seat), i
+        assert got == engine_minimax(m, seat, ClassicBot()), i
         solve = make_solver(m.trump, rules.ace_high)
         exact = solve(m.hands[seat], m.hands[1 - seat]) if seat == m.to_move else (
             m.hands[seat].bit_count() - solve(m.hands[1 - seat], m.hands[seat]))
