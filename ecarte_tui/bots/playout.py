@@ -102,22 +102,23 @@ class PolicyPlay:
                 return c
         raise AssertionError("no card to play")
 
+    def heads(self, led: int, reply: int) -> bool:
+        """Does ``reply`` take the trick ``led`` began (higher in its suit, or a trump)?"""
+        if reply >> 3 == led >> 3:
+            return self.strength[reply] > self.strength[led]
+        return reply >> 3 == self.trump
+
     def elder_tricks(self, elder: int, dealer: int) -> int:
         """Tricks the elder takes when both play by these rules."""
         hands = [elder, dealer]
         leader = 0
         won = 0
-        strength = self.strength
         for t in range(elder.bit_count()):
             lead = self.lead(hands[leader], t)
             hands[leader] ^= 1 << lead
             reply = self.follow(hands[1 - leader], lead)
             hands[1 - leader] ^= 1 << reply
-            if reply >> 3 == lead >> 3:
-                follower_wins = strength[reply] > strength[lead]
-            else:
-                follower_wins = reply >> 3 == self.trump
-            if follower_wins:
+            if self.heads(lead, reply):
                 leader = 1 - leader
             if leader == 0:
                 won += 1
@@ -133,7 +134,6 @@ class PolicyPlay:
         n = mine.bit_count()
         if n == 0:
             return 0
-        strength, trump = self.strength, self.trump
         best = -1
         if i_lead:
             m = mine
@@ -142,10 +142,7 @@ class PolicyPlay:
                 m ^= cb
                 c = cb.bit_length() - 1
                 r = self.follow(theirs, c)
-                if r >> 3 == c >> 3:
-                    he_wins = strength[r] > strength[c]
-                else:
-                    he_wins = r >> 3 == trump
+                he_wins = self.heads(c, r)
                 t = self.best_tricks(mine ^ cb, theirs ^ (1 << r), not he_wins) + (not he_wins)
                 if t > best:
                     best = t
@@ -158,10 +155,7 @@ class PolicyPlay:
                 rb = replies & -replies
                 replies ^= rb
                 r = rb.bit_length() - 1
-                if r >> 3 == led >> 3:
-                    i_win = strength[r] > strength[led]
-                else:
-                    i_win = r >> 3 == trump
+                i_win = self.heads(led, r)
                 t = self.best_tricks(mine ^ rb, theirs ^ (1 << led), i_win) + i_win
                 if t > best:
                     best = t
