@@ -322,11 +322,17 @@ def _rss_mb(pid: int) -> float:
 
 def _cpu_seconds(pid: int) -> float:
     """The CPU time of the server and its workers (see ``_process_cpu_seconds``)."""
-    total = 0.0
+    return sum(_cpu_by_process(pid).values())
+
+
+def _cpu_by_process(pid: int) -> dict[int, float]:
+    """Each process's CPU time: with workers, whether one of them saturates before the
+    pair does (the port spreads connections between them, not work)."""
+    out: dict[int, float] = {}
     for p in _tree(pid):
         with contextlib.suppress(OSError):
-            total += _process_cpu_seconds(p)
-    return total
+            out[p] = _process_cpu_seconds(p)
+    return out
 
 
 def _process_cpu_seconds(pid: int) -> float:
@@ -624,7 +630,8 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
                     f"{duration:.0f} s of play")
             await asyncio.sleep(2.0)
             rss_seated = _rss_mb(proc.pid)
-            cpu_before = _cpu_seconds(proc.pid)
+            by_process_before = _cpu_by_process(proc.pid)
+            cpu_before = sum(by_process_before.values())
             own_before = time.process_time()
             totals.until = time.monotonic() + duration
             at_until = asyncio.create_task(_cpu_at(proc.pid, totals.until))
@@ -641,7 +648,10 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
                     if profile.exists():
                         break
                     await asyncio.sleep(0.1)
-            cpu = (_cpu_seconds(proc.pid) - cpu_before) / duration
+            by_process_after = _cpu_by_process(proc.pid)
+            cpu = (sum(by_process_after.values()) - cpu_before) / duration
+            shares = sorted((round((t - by_process_before.get(p, 0.0)) / duration, 3)
+                             for p, t in by_process_after.items()), reverse=True)
             client_cpu = (time.process_time() - own_before) / duration
             if at_until.done():
                 window_cpu_ms = (at_until.result() - cpu_before) * 1000
@@ -692,6 +702,7 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
             "rss_mb": {"idle": round(rss_idle, 1), "seated": round(rss_seated, 1),
                        "end": round(rss_end, 1)},
             "server_cpu_share": round(cpu, 3),
+            "server_cpu_share_by_process": shares,
             "client_cpu_share": round(client_cpu, 3),
             "server_cpu_ms_in_window": round(window_cpu_ms, 3),
             "window_seconds": round(window_s, 3),
@@ -754,6 +765,9 @@ def run_ssh_bench(args: argparse.Namespace) -> int:
     print(f"CPU:        server {100 * d['server_cpu_share']:.0f}% of one core, clients "
           f"{100 * d['client_cpu_share']:.0f}% (load average {d['load_average']:.1f} on "
           f"{os.cpu_count()} cores)")
+    if len(d["server_cpu_share_by_process"]) > 1:
+        print("            by process: " + ", ".join(
+            f"{100 * share:.0f}%" for share in d["server_cpu_share_by_process"]))
     per_action = result["server_cpu_ms_per_action"]
     print(f"server CPU: {per_action if per_action is not None else float('nan'):.1f} ms per "
           f"action ({d['server_cpu_ms_in_window']:,.0f} ms over {d['window_seconds']:.0f} s, "
