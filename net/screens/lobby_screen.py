@@ -20,7 +20,7 @@ from net.screens.leaderboard_screen import leaderboard_for
 from net.screens.money_text import who_with_purse
 from net.screens.new_table_screen import HUMAN, NewTableScreen
 from net.screens.record_screen import record_for
-from net.screens.table_rows import table_row
+from net.screens.table_rows import TableRow, table_row
 
 if TYPE_CHECKING:
     from net.club import TableOptions
@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 
 COLUMNS = ("Table", "Rules", "Players", "Game", "Watching")
 REFILL_SECONDS = 1.0
+
+
+def _cells(row: TableRow) -> tuple[str, str, str, str, str]:
+    """A row's text in the order of COLUMNS."""
+    return row.code, row.rules, row.players, row.state, row.watchers
 
 
 class LobbyChanged(Message):
@@ -55,6 +60,9 @@ class LobbyScreen(Screen[None]):
         self.offer = offer
         self._pending = False
         self._filled_at = 0.0
+        self._shown = False  # between ScreenResume and ScreenSuspend
+        self._rows: list[TableRow] | None = None  # as the list shows them
+        self._who = ""
 
     @property
     def club_app(self) -> ClubApp:
@@ -91,11 +99,18 @@ class LobbyScreen(Screen[None]):
             listeners.remove(self._club_changed)
 
     def on_screen_resume(self) -> None:
+        self._shown = True
         self._fill()
 
+    def on_screen_suspend(self) -> None:
+        self._shown = False
+
     def _club_changed(self) -> None:
-        """Called by the club, possibly from another player's app: only queue a message."""
-        if not self._pending:
+        """Called by the club, possibly from another player's app: only queue a message.
+        A lobby under a dialog (a new table, a code to join) is not refilled until it comes
+        back: on a busy server the list changes every second, and it is the session's
+        costliest redraw."""
+        if self._shown and not self._pending:
             self._pending = True
             self.post_message(LobbyChanged())
 
@@ -110,22 +125,38 @@ class LobbyScreen(Screen[None]):
 
     def _refill(self) -> None:
         self._pending = False
-        if self.is_attached:
+        if self.is_attached and self._shown:
             self._fill()
 
     def _fill(self) -> None:
         self._filled_at = time.monotonic()
-        self.query_one("#lobby-who", Static).update(who_with_purse(self.club_app))
+        who = who_with_purse(self.club_app)
+        if who != self._who:
+            self._who = who
+            self.query_one("#lobby-who", Static).update(who)
         app = self.club_app
         player_id = app.player.id if app.player else None
         rows = [table_row(app.club, lt, player_id)
                 for lt in app.club.lobby_tables(player_id)]
         rows.sort(key=lambda r: (not r.mine, not r.joinable, r.code))
+        if rows == self._rows:
+            return  # (a lobby comes back, or a change it does not show: nothing to draw)
         table = self.query_one("#tables", DataTable)
+        if self._rows is not None and [r.code for r in rows] == [r.code for r in self._rows]:
+            # the same tables in the same order: only the cells that changed (clearing and
+            # adding every row again measured every cell of a lobby of a hundred tables)
+            for old, new in zip(self._rows, rows, strict=True):
+                for column, before, after in zip(COLUMNS, _cells(old), _cells(new),
+                                                 strict=True):
+                    if before != after:
+                        table.update_cell(new.code, column, after, update_width=True)
+            self._rows = rows
+            return
+        self._rows = rows
         keep = self._cursor_code()
         table.clear()
         for r in rows:
-            table.add_row(r.code, r.rules, r.players, r.state, r.watchers, key=r.code)
+            table.add_row(*_cells(r), key=r.code)
         if keep is not None:
             for i, r in enumerate(rows):
                 if r.code == keep:

@@ -10,11 +10,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server_harness import Seat, club_server, generous_limits, new_key, registered_pair
+from server_harness import (
+    Seat,
+    club_server,
+    generous_limits,
+    new_key,
+    open_table,
+    registered_pair,
+)
 from textual.app import App
+from textual.widgets import DataTable
 
 from net.game_server import GameServer
 from net.screens.club_app import ClubApp
+from net.screens.lobby_screen import REFILL_SECONDS, LobbyScreen
 from net.ssh.driver import SSHDriver
 
 IDLE_SECONDS = 5.0
@@ -110,3 +119,40 @@ async def test_input_in_the_lobby_moves_its_idle_deadline(tmp_path):
         await anna.client.wait_closed(timeout=3 * limit)
         assert b"no input for a long time" in anna.client.raw
         await anna.close()
+
+
+async def test_a_lobby_under_a_dialog_catches_up_when_it_comes_back(tmp_path):
+    """A lobby is refilled only while shown: under a dialog it waits, and when the dialog
+    closes it shows the tables opened meanwhile; a table that changes (a player sits down)
+    has its row rewritten in place."""
+    async with club_server(tmp_path, limits=generous_limits(),
+                           lobby_idle_timeout=LOBBY_LIMIT) as server:
+        seats = {}
+        for seed, name in enumerate(("anna", "carl", "dora"), start=1):
+            seats[name] = await Seat.connect(server.port, name, seed=seed, key=new_key())
+            await seats[name].wait_for("first visit")
+            seats[name].press(b"\r")
+        anna, carl, dora = seats["anna"], seats["carl"], seats["dora"]
+        first = await open_table(carl)
+        await anna.wait_for(first)
+        assert server.ssh is not None
+        (anna_app,) = [s.app for s in server.ssh.sessions
+                       if isinstance(s.app, ClubApp) and s.app.player is not None
+                       and s.app.player.name == "anna"]
+        (lobby,) = [s for s in anna_app.screen_stack if isinstance(s, LobbyScreen)]
+        rows = lobby.query_one("#tables", DataTable)
+        anna.press(b"j")
+        await anna.wait_for("Join a table")
+        second = await open_table(dora)
+        await asyncio.sleep(REFILL_SECONDS * 2)
+        assert {str(key.value) for key in rows.rows} == {first}, "refilled under the dialog"
+        anna.press(b"\x1b")
+        await anna.wait_gone("Join a table")
+        await anna.wait_for(second)
+        ben = await Seat.connect(server.port, "ben", seed=4, command=f"join {first}")
+        await ben.wait_for("Écarté ·")
+        screen = await anna.wait_for(" vs ")
+        assert first in screen and second in screen
+        assert [str(key.value) for key in rows.rows].count(first) == 1
+        for seat in (anna, ben, carl, dora):
+            await seat.close()
