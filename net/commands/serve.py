@@ -102,6 +102,7 @@ async def serve(args: argparse.Namespace) -> int:
             print(f"ecarte serve: --private needs an authorized_keys file ({keys})",
                   file=sys.stderr)
             return 2
+    from net.ssh.covered_screens import skip_covered_screen_layouts
     from net.ssh.server_tuning import (
         lighten_strips,
         send_changed_cells_only,
@@ -110,6 +111,7 @@ async def serve(args: argparse.Namespace) -> int:
 
     lighten_strips()
     send_changed_cells_only()
+    skip_covered_screen_layouts()
     try:
         server = GameServer(config)
     except Exception as e:  # a store that cannot be opened: say which and why, nothing else

@@ -351,6 +351,9 @@ def render_dirty_cells_only() -> None:
 
 
 def tune_for_server() -> None:
+    from net.ssh.covered_screens import skip_covered_screen_layouts
+
+    skip_covered_screen_layouts()
     lighten_strips()
     send_changed_cells_only()
     tune_garbage_collector()

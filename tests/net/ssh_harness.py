@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
 
-from net.ssh import server_tuning
+from net.ssh import covered_screens, server_tuning
 from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
 
@@ -36,14 +36,18 @@ def served_output() -> Iterator[list[str]]:
     Yields the list of the exceptions that ended an app within (an app that fails ends its
     player's session: a test can pass while one of its screens died, unless it looks)."""
     from textual._compositor import ChopsUpdate, Compositor
+    from textual.screen import Screen
     from textual.strip import Strip
 
     saved = (Compositor.__dict__["render_update"], ChopsUpdate.__dict__["render_segments"],
-             Strip.__dict__["__init__"], App.__dict__["_handle_exception"])
+             Strip.__dict__["__init__"], App.__dict__["_handle_exception"],
+             Screen.__dict__["_screen_resized"], Screen.__dict__["_on_timer_update"])
     flags = ("_applied", "_cells_patched", "_compositor_patched")
     was = {name: getattr(server_tuning, name) for name in flags}
+    covered_was = covered_screens._applied
     server_tuning.lighten_strips()
     server_tuning.send_changed_cells_only()
+    covered_screens.skip_covered_screen_layouts()
     failures: list[str] = []
     textual_handle = saved[3]
 
@@ -56,9 +60,10 @@ def served_output() -> Iterator[list[str]]:
         yield failures
     finally:
         (Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__,  # type: ignore[method-assign]
-         App._handle_exception) = saved  # type: ignore[method-assign]
+         App._handle_exception, Screen._screen_resized, Screen._on_timer_update) = saved  # type: ignore[method-assign]
         for name, value in was.items():
             setattr(server_tuning, name, value)
+        covered_screens._applied = covered_was
 
 
 # --- the demo app -------------------------------------------------------------------------

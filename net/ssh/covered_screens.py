@@ -1,0 +1,52 @@
+"""A screen hidden under an opaque one is not laid out again until it is shown.
+
+When a new screen is first laid out, Textual resizes every screen under it, and a screen
+under the top one that changed makes the top one redraw where it did. A session here keeps
+Textual's blank first screen under its one screen (the lobby, a table): each lobby, table
+or waiting room a player opened laid out that blank screen and redrew the whole new screen
+a second time (449 layouts of it against 354 of the tables in a 40-session bench). A screen
+wholly covered has nothing to show; when it comes back, Textual's ScreenResume lays it out
+at the size of the moment. Screens under a dialog (which is see-through) are still resized.
+Private API (``Screen._screen_resized``, ``_on_timer_update``), Textual 8.2.x (pinned).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_applied = False
+
+
+def covered(screen: Any) -> bool:
+    """``screen`` is in the stack under an opaque screen, so none of it can be seen."""
+    stack = screen.app.screen_stack
+    if screen not in stack or screen is stack[-1]:
+        return False
+    above = stack[stack.index(screen) + 1:]
+    return any(s.styles.background.a == 1 for s in above)
+
+
+def skip_covered_screen_layouts() -> None:
+    global _applied
+    if _applied:
+        return
+    from textual.geometry import Size
+    from textual.screen import Screen
+
+    resized, tick = Screen._screen_resized, Screen._on_timer_update
+
+    def _screen_resized(self: Screen[Any], size: Size) -> None:
+        if not covered(self):
+            resized(self, size)
+
+    def _on_timer_update(self: Screen[Any]) -> None:
+        # (a screen popped to make way for the next one, for instance, is told to resume
+        # and asks for a frame when the next one already covers it)
+        if covered(self):
+            self._update_timer.pause()  # its pending work waits: ScreenResume asks again
+            return
+        tick(self)
+
+    Screen._screen_resized = _screen_resized  # type: ignore[method-assign]
+    Screen._on_timer_update = _on_timer_update  # type: ignore[method-assign]
+    _applied = True

@@ -1,0 +1,61 @@
+"""A served screen wholly covered by another is not laid out until it shows again
+(``net.ssh.covered_screens``); one under a see-through dialog still is."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+
+class Base(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("under", id="probe")
+
+
+class Cover(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("on top")
+
+
+class Dialog(ModalScreen[None]):
+    DEFAULT_CSS = "Dialog { align: center middle; } Dialog > Static { width: 20; height: 3; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("a dialog")
+
+
+class Stack(App[None]):
+    def get_default_screen(self) -> Screen[None]:
+        return Base()
+
+
+def probe_width(app: Stack) -> int:
+    return app.screen_stack[0].query_one("#probe").size.width
+
+
+async def test_a_covered_screen_is_laid_out_when_it_comes_back():
+    app = Stack()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(Cover())
+        await pilot.pause()
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert app.screen.size.width == 100
+        assert probe_width(app) == 80, "the covered screen was laid out"
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        assert probe_width(app) == 100, "not laid out again when shown"
+        assert app.screen.size == (100, 30)
+
+
+async def test_a_screen_under_a_dialog_follows_the_terminal():
+    app = Stack()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(Dialog())
+        await pilot.pause()
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        await pilot.pause()
+        assert probe_width(app) == 100, "a screen seen through a dialog kept its old size"
