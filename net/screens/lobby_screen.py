@@ -99,6 +99,8 @@ class LobbyScreen(Screen[None]):
             listeners.remove(self._club_changed)
 
     def on_screen_resume(self) -> None:
+        if not self.is_current:
+            return  # popped on the way to a table: never shown again
         self._shown = True
         self._fill()
 

@@ -7,7 +7,8 @@ or waiting room a player opened laid out that blank screen and redrew the whole 
 a second time (449 layouts of it against 354 of the tables in a 40-session bench). A screen
 wholly covered has nothing to show; when it comes back, Textual's ScreenResume lays it out
 at the size of the moment. Screens under a dialog (which is see-through) are still resized.
-Private API (``Screen._screen_resized``, ``_on_timer_update``), Textual 8.2.x (pinned).
+Private API (``Screen._screen_resized``, ``_on_timer_update``, ``_on_screen_resume``),
+Textual 8.2.x (pinned).
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ _applied = False
 
 
 def covered(screen: Any) -> bool:
-    """``screen`` is in the stack under an opaque screen, so none of it can be seen."""
+    """None of ``screen`` can be seen: it is under an opaque screen, or out of the stack (a
+    screen popped on the way to another is still told to resume)."""
     stack = screen.app.screen_stack
-    if screen not in stack or screen is stack[-1]:
+    if screen not in stack:
+        return True
+    if screen is stack[-1]:
         return False
     above = stack[stack.index(screen) + 1:]
     return any(s.styles.background.a == 1 for s in above)
@@ -34,6 +38,7 @@ def skip_covered_screen_layouts() -> None:
     from textual.screen import Screen
 
     resized, tick = Screen._screen_resized, Screen._on_timer_update
+    resume = Screen._on_screen_resume
 
     def _screen_resized(self: Screen[Any], size: Size) -> None:
         if not covered(self):
@@ -47,6 +52,13 @@ def skip_covered_screen_layouts() -> None:
             return
         tick(self)
 
+    def _on_screen_resume(self: Screen[Any], event: Any) -> None:
+        # (``_go`` pops a dialog and the lobby under it to show a table: the lobby was told
+        # to resume, and restyled, laid out and drew itself on its way out)
+        if not covered(self):
+            resume(self, event)
+
     Screen._screen_resized = _screen_resized  # type: ignore[method-assign]
+    Screen._on_screen_resume = _on_screen_resume  # type: ignore[method-assign]
     Screen._on_timer_update = _on_timer_update  # type: ignore[method-assign]
     _applied = True

@@ -41,7 +41,8 @@ def served_output() -> Iterator[list[str]]:
 
     saved = (Compositor.__dict__["render_update"], ChopsUpdate.__dict__["render_segments"],
              Strip.__dict__["__init__"], App.__dict__["_handle_exception"],
-             Screen.__dict__["_screen_resized"], Screen.__dict__["_on_timer_update"])
+             Screen.__dict__["_screen_resized"], Screen.__dict__["_on_timer_update"],
+             Screen.__dict__["_on_screen_resume"])
     flags = ("_applied", "_cells_patched", "_compositor_patched")
     was = {name: getattr(server_tuning, name) for name in flags}
     covered_was = covered_screens._applied
@@ -60,7 +61,8 @@ def served_output() -> Iterator[list[str]]:
         yield failures
     finally:
         (Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__,  # type: ignore[method-assign]
-         App._handle_exception, Screen._screen_resized, Screen._on_timer_update) = saved  # type: ignore[method-assign]
+         App._handle_exception, Screen._screen_resized, Screen._on_timer_update,
+         Screen._on_screen_resume) = saved  # type: ignore[method-assign]
         for name, value in was.items():
             setattr(server_tuning, name, value)
         covered_screens._applied = covered_was
