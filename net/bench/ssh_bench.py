@@ -631,6 +631,7 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
             await asyncio.sleep(2.0)
             rss_seated = _rss_mb(proc.pid)
             by_process_before = _cpu_by_process(proc.pid)
+            read_before = time.monotonic()
             cpu_before = sum(by_process_before.values())
             own_before = time.process_time()
             totals.until = time.monotonic() + duration
@@ -649,10 +650,13 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
                         break
                     await asyncio.sleep(0.1)
             by_process_after = _cpu_by_process(proc.pid)
-            cpu = (sum(by_process_after.values()) - cpu_before) / duration
-            shares = sorted((round((t - by_process_before.get(p, 0.0)) / duration, 3)
+            # over the time between the two readings: an overloaded run's players stop
+            # well after the measured play, and a share of the nominal duration was over 100%
+            elapsed = max(duration, time.monotonic() - read_before)
+            cpu = (sum(by_process_after.values()) - cpu_before) / elapsed
+            shares = sorted((round((t - by_process_before.get(p, 0.0)) / elapsed, 3)
                              for p, t in by_process_after.items()), reverse=True)
-            client_cpu = (time.process_time() - own_before) / duration
+            client_cpu = (time.process_time() - own_before) / elapsed
             if at_until.done():
                 window_cpu_ms = (at_until.result() - cpu_before) * 1000
                 window_s = duration
