@@ -354,10 +354,11 @@ def _process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-async def _cpu_at(pid: int, when: float) -> float:
-    """The server's CPU time at the monotonic time ``when``: the end of the measured play."""
+async def _cpu_at(pid: int, when: float) -> dict[int, float]:
+    """Each server process's CPU time at the monotonic time ``when``: the end of the
+    measured play (an overloaded run's players stop long after it)."""
     await asyncio.sleep(max(0.0, when - time.monotonic()))
-    return _cpu_seconds(pid)
+    return _cpu_by_process(pid)
 
 
 async def _server_quiet(pid: int) -> None:
@@ -631,7 +632,6 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
             await asyncio.sleep(2.0)
             rss_seated = _rss_mb(proc.pid)
             by_process_before = _cpu_by_process(proc.pid)
-            read_before = time.monotonic()
             cpu_before = sum(by_process_before.values())
             own_before = time.process_time()
             totals.until = time.monotonic() + duration
@@ -649,21 +649,19 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
                     if profile.exists():
                         break
                     await asyncio.sleep(0.1)
-            by_process_after = _cpu_by_process(proc.pid)
-            # over the time between the two readings: an overloaded run's players stop
-            # well after the measured play, and a share of the nominal duration was over 100%
-            elapsed = max(duration, time.monotonic() - read_before)
-            cpu = (sum(by_process_after.values()) - cpu_before) / elapsed
-            shares = sorted((round((t - by_process_before.get(p, 0.0)) / elapsed, 3)
-                             for p, t in by_process_after.items()), reverse=True)
-            client_cpu = (time.process_time() - own_before) / elapsed
-            if at_until.done():
-                window_cpu_ms = (at_until.result() - cpu_before) * 1000
+            client_cpu = (time.process_time() - own_before) / max(
+                duration, time.monotonic() - (totals.until - duration))
+            if at_until.done():  # the server's CPU in the measured play, not after it
+                by_process_after = at_until.result()
                 window_s = duration
             else:  # every player stopped early: the window ends now
                 at_until.cancel()
-                window_cpu_ms = (_cpu_seconds(proc.pid) - cpu_before) * 1000
+                by_process_after = _cpu_by_process(proc.pid)
                 window_s = duration - (totals.until - time.monotonic())
+            window_cpu_ms = (sum(by_process_after.values()) - cpu_before) * 1000
+            cpu = window_cpu_ms / 1000 / max(window_s, 1e-3)
+            shares = sorted((round((t - by_process_before.get(p, 0.0)) / max(window_s, 1e-3), 3)
+                             for p, t in by_process_after.items()), reverse=True)
             rss_end = _rss_mb(proc.pid)
             if idle_seconds > 0:
                 for c in clients:
