@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -37,10 +38,7 @@ def probe_width(app: Stack) -> int:
 async def test_a_covered_screen_is_laid_out_when_it_comes_back():
     app = Stack()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(Cover())
-        await pilot.pause()
-        await pilot.resize_terminal(100, 30)
-        await pilot.pause()
+        await resized_under(app, pilot, Cover())
         assert app.screen.size.width == 100
         assert probe_width(app) == 80, "the covered screen was laid out"
         app.pop_screen()
@@ -53,9 +51,14 @@ async def test_a_covered_screen_is_laid_out_when_it_comes_back():
 async def test_a_screen_under_a_dialog_follows_the_terminal():
     app = Stack()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(Dialog())
-        await pilot.pause()
-        await pilot.resize_terminal(100, 30)
-        await pilot.pause()
-        await pilot.pause()
+        await resized_under(app, pilot, Dialog())
         assert probe_width(app) == 100, "a screen seen through a dialog kept its old size"
+
+
+async def resized_under(app: Stack, pilot: Pilot[None], screen: Screen[None]) -> None:
+    """``screen`` over the first one, then the terminal from 80x24 to 100x30."""
+    await app.push_screen(screen)
+    await pilot.pause()
+    await pilot.resize_terminal(100, 30)
+    await pilot.pause()
+    await pilot.pause()
