@@ -81,11 +81,15 @@ class Totals:
     bytes_in_play: int = 0
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
+    error_screens: dict[str, str] = field(default_factory=dict)
     matches_over: int = 0
 
-    def error(self, kind: str) -> None:
+    def error(self, kind: str, screen: str | None = None) -> None:
+        """Count an error of this kind; ``screen``: what the player saw (the first kept)."""
         self.errors += 1
         self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+        if screen is not None:
+            self.error_screens.setdefault(kind, screen)
 
 
 class _HostStopped(Exception):
@@ -207,8 +211,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                     break  # the measurement is over: no new table
                 try:
                     await self.rematch()
-                except TimeoutError:
-                    t.error("new table after a match")
+                except TimeoutError as e:  # (which step: a slow server, or a lost key)
+                    t.error(f"new table after a match: {e}", self.text())
                     break
                 except _HostStopped:
                     break  # the host stopped at the end of the measurement, not an error
@@ -721,6 +725,7 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
                     f"{duration:.0f} s (everybody seated) are measured",
             "matches_over": totals.matches_over,
             "error_kinds": totals.error_kinds,
+            "error_screens": totals.error_screens,
             "latency_by_move_ms": {
                 why: {"n": len(v), "p50": round(1000 * statistics.median(v), 1),
                       "max": round(1000 * max(v), 1)}
