@@ -20,6 +20,7 @@ from net.screens.leaderboard_screen import leaderboard_for
 from net.screens.money_text import who_with_purse
 from net.screens.new_table_screen import HUMAN, NewTableScreen
 from net.screens.record_screen import record_for
+from net.screens.table_list import TableList
 from net.screens.table_rows import TableRow, table_row
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby"):
             yield Static("♠ ♥  É C A R T É   C L U B  ♦ ♣", id="lobby-title")
             yield Static(id="lobby-who")
-            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-empty")
             yield Static(
                 "enter sit down (or watch a full table) · n new table · b play the bot · "
