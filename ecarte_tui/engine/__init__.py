@@ -7,13 +7,13 @@ from .ecn import EcnError, Record, read_ecn, summary, write_ecn
 from .errors import IllegalAction
 from .match import SEATS, A, B, DealError, HandRecord, Match, Phase
 from .rules import PRESET_DESCRIPTIONS, PRESETS, Rules, RulesError
-from .view import Event, SeatView, Trick, seat_view
+from .view import Event, SeatView, Trick, progress, seat_view
 
 __all__ = [
     "A", "ACCEPT", "Action", "B", "Deal", "DealError", "EcnError", "Event", "FirstDealDraw",
     "HandRecord", "IllegalAction", "KING", "Kind", "Match", "PLAY", "PRESETS",
     "PRESET_DESCRIPTIONS", "PROPOSE", "Phase", "REFUSE", "Record", "Rules", "RulesError",
     "SEATS", "SeatView", "Trick", "card_label", "card_str", "cards_of", "deal_from", "discard",
-    "draw_first_dealer", "mask_of", "parse_card", "play_card", "read_ecn", "seat_view",
+    "draw_first_dealer", "mask_of", "parse_card", "play_card", "progress", "read_ecn", "seat_view",
     "shuffled_deck", "summary", "write_ecn",
 ]

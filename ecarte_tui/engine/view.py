@@ -140,6 +140,18 @@ class SeatView:
         return seen
 
 
+def progress(match: Match) -> tuple[int, tuple[int, int]]:
+    """The hand's number (0 before the first deal) and the current game's score, as
+    ``seat_view`` gives them: a club's list of tables shows these for every table, and a
+    whole view (with a summary of every hand before) per table and per fill was most of
+    its cost."""
+    rec = match.hand
+    if rec is None:
+        return 0, (0, 0)
+    game = match.games[rec.game]
+    return len(match.hands_log), (game.score[0], game.score[1])
+
+
 def seat_view(match: Match, seat: int | None) -> SeatView:
     """The view of ``seat``: its own hand and discards, and what is public.
 

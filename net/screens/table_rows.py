@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ecarte_tui.engine import Rules
+from ecarte_tui.engine import Rules, progress
 from net.club import Club, LiveTable
 from net.screens.money_text import club_marks
 from net.screens.presence import clock_text, seat_name
@@ -39,11 +39,11 @@ def table_row(club: Club, lt: LiveTable, player_id: str | None) -> TableRow:
         state = "open"
     else:
         players = f"{a} vs {seat_name(lt, 1)}"
-        view = lt.table.view(None)
+        hand_number, scores = progress(lt.table.match)
         if lt.table.status == "over":
             state = "over"
-        elif view.hand_number:
-            state = f"hand {view.hand_number} · {view.scores[0]}–{view.scores[1]}"
+        elif hand_number:
+            state = f"hand {hand_number} · {scores[0]}–{scores[1]}"
         else:
             state = "starting"
         away = []

@@ -101,3 +101,25 @@ def test_view_holds_no_reference_to_the_match():
     assert isinstance(v, SeatView)
     m.hands[B] = 0  # changing the match afterwards does not change the view
     assert v.opponent_cards == 5
+
+
+def test_progress_is_the_views_hand_number_and_score():
+    """``progress`` (a club's list of tables) says what a watcher's view says, at every step
+    of whole random matches, under each preset."""
+    import random
+
+    from engine_support import random_playout
+
+    from ecarte_tui.engine import PRESETS, progress
+
+    seen = set()
+
+    def check(m: Match) -> None:
+        view = seat_view(m, None)
+        assert progress(m) == (view.hand_number, view.scores)
+        seen.add(progress(m))
+
+    for i, preset in enumerate(sorted(PRESETS)):
+        random_playout(random.Random(i), PRESETS[preset], check)
+    assert progress(Match(Rules())) == (0, (0, 0))
+    assert len(seen) > 10  # (hands and scores did move)
