@@ -103,6 +103,7 @@ async def serve(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     from net.ssh.covered_screens import skip_covered_screen_layouts
+    from net.ssh.layout_garbage import break_layout_cycles
     from net.ssh.server_tuning import (
         lighten_strips,
         send_changed_cells_only,
@@ -112,6 +113,7 @@ async def serve(args: argparse.Namespace) -> int:
     lighten_strips()
     send_changed_cells_only()
     skip_covered_screen_layouts()
+    break_layout_cycles()
     try:
         server = GameServer(config)
     except Exception as e:  # a store that cannot be opened: say which and why, nothing else
