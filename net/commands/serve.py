@@ -102,6 +102,7 @@ async def serve(args: argparse.Namespace) -> int:
             print(f"ecarte serve: --private needs an authorized_keys file ({keys})",
                   file=sys.stderr)
             return 2
+    from net.ssh.component_style_garbage import free_component_styles_at_once
     from net.ssh.covered_screens import skip_covered_screen_layouts
     from net.ssh.layout_garbage import break_layout_cycles
     from net.ssh.server_tuning import (
@@ -114,6 +115,7 @@ async def serve(args: argparse.Namespace) -> int:
     send_changed_cells_only()
     skip_covered_screen_layouts()
     break_layout_cycles()
+    free_component_styles_at_once()
     try:
         server = GameServer(config)
     except Exception as e:  # a store that cannot be opened: say which and why, nothing else

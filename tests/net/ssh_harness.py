@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
 
-from net.ssh import covered_screens, layout_garbage, server_tuning
+from net.ssh import component_style_garbage, covered_screens, layout_garbage, server_tuning
 from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
 
@@ -36,21 +36,27 @@ def served_output() -> Iterator[list[str]]:
     Yields the list of the exceptions that ended an app within (an app that fails ends its
     player's session: a test can pass while one of its screens died, unless it looks)."""
     from textual._compositor import ChopsUpdate, Compositor
+    from textual.css.stylesheet import Stylesheet
     from textual.screen import Screen
     from textual.strip import Strip
+    from textual.widget import Widget
 
     saved = (Compositor.__dict__["render_update"], ChopsUpdate.__dict__["render_segments"],
              Strip.__dict__["__init__"], App.__dict__["_handle_exception"],
              Screen.__dict__["_screen_resized"], Screen.__dict__["_on_timer_update"],
-             Screen.__dict__["_on_screen_resume"], Compositor.__dict__["_arrange_root"])
+             Screen.__dict__["_on_screen_resume"], Compositor.__dict__["_arrange_root"],
+             Stylesheet.__dict__["_process_component_classes"],
+             Widget.__dict__["_message_loop_exit"])
     flags = ("_applied", "_cells_patched", "_compositor_patched")
     was = {name: getattr(server_tuning, name) for name in flags}
     covered_was = covered_screens._applied
     layout_was = layout_garbage._applied
+    component_was = component_style_garbage._applied
     server_tuning.lighten_strips()
     server_tuning.send_changed_cells_only()
     covered_screens.skip_covered_screen_layouts()
     assert layout_garbage.break_layout_cycles(), "Textual's _arrange_root is not the one expected"
+    component_style_garbage.free_component_styles_at_once()
     failures: list[str] = []
     textual_handle = saved[3]
 
@@ -64,11 +70,13 @@ def served_output() -> Iterator[list[str]]:
     finally:
         (Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__,  # type: ignore[method-assign]
          App._handle_exception, Screen._screen_resized, Screen._on_timer_update,
-         Screen._on_screen_resume, Compositor._arrange_root) = saved  # type: ignore[method-assign]
+         Screen._on_screen_resume, Compositor._arrange_root, Stylesheet._process_component_classes,
+         Widget._message_loop_exit) = saved  # type: ignore[method-assign]
         for name, value in was.items():
             setattr(server_tuning, name, value)
         covered_screens._applied = covered_was
         layout_garbage._applied = layout_was
+        component_style_garbage._applied = component_was
 
 
 # --- the demo app -------------------------------------------------------------------------

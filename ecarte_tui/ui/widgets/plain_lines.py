@@ -88,12 +88,15 @@ class PlainLines(Widget):
                             content_width, inner)
                     else:
                         line = Strip.blank(content_width, inner)
-                    segments = list(line)
-                    if pad_left:
-                        segments.insert(0, Segment(" " * pad_left, inner))
-                    if pad_right:
-                        segments.append(Segment(" " * pad_right, inner))
-                    strip = Strip(segments, width)
+                    if pad_left or pad_right:
+                        segments = list(line)
+                        if pad_left:
+                            segments.insert(0, Segment(" " * pad_left, inner))
+                        if pad_right:
+                            segments.append(Segment(" " * pad_right, inner))
+                        strip = Strip(segments, width)
+                    else:  # the line as it is: one strip fewer for the collector to walk
+                        strip = line
                 stored[y] = strip
             strips.append(strip)
         dirty.difference_update(lines)
