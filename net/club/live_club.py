@@ -114,9 +114,15 @@ class Club:
         return out
 
     def find(self, code: str) -> LiveTable:
-        lt = self.tables.get(code.strip().upper())
+        key = code.strip().upper()
+        lt = self.tables.get(key)
+        if lt is None and self.node is not None:
+            # opened a moment ago by a player on another process or node, whose news this
+            # one has not read yet (a busy process reads it a second later): read it now
+            self.node.read_feed()
+            lt = self.tables.get(key)
         if lt is None:
-            raise ClubError(f"there is no table {code.strip().upper()!r} on this server")
+            raise ClubError(f"there is no table {key!r} on this server")
         return lt
 
     def _new_code(self) -> str:

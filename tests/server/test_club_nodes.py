@@ -12,7 +12,7 @@ from ecarte_tui.engine import KING, IllegalAction, Rules
 from ecarte_tui.engine.deal import shuffled_deck
 from ecarte_tui.engine.keyed_random import KeyedRandom, new_key
 from ecarte_tui.table import Table
-from net.club import Club, TableOptions
+from net.club import Club, ClubError, TableOptions
 from net.club_sync.node import ClubNode
 from net.club_sync.sync_store import SyncStore
 from net.store import Player, Store
@@ -103,6 +103,19 @@ def test_a_match_between_two_nodes_is_one_match(db, tmp_path):
     # the same beginning and the same steps in one process give the same record
     alone = lt1.table.journal.replay()  # type: ignore[union-attr]
     assert alone.record_text() == lt1.table.record_text()
+
+
+def test_a_code_given_the_moment_a_table_opens_on_another_node_finds_it(db, tmp_path):
+    """The host reads his new table's code to the guest, whose node has not yet read the
+    club's news: joining by that code must not say there is no such table."""
+    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
+    lt1, _ = one.create(ANNA, TableOptions("classic", ()))
+    assert lt1.code not in two.tables  # (nothing read yet: its poller is not running)
+    lt2, seat = two.sit(lt1.code.lower(), BRUNO)
+    assert (lt2.code, seat) == (lt1.code, 1)
+    with pytest.raises(ClubError, match="there is no table 'ZZZZ'"):
+        two.find("zzzz")
+    assert "ZZZZ" not in two.tables
 
 
 def test_two_writers_of_one_step_exactly_one_is_accepted(db, tmp_path):
