@@ -434,7 +434,8 @@ async def _start_server(data_dir: Path, sessions: int, profile: Path | None = No
         *python, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1", "--port", port,
         "--data-dir", str(data_dir), "--max-connections", cap, "--max-connections-per-ip", cap,
         "--lobby-idle-timeout", "0", "--idle-timeout", "0", "--log-level", "ERROR", *extra,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env)
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env,
+        start_new_session=True)  # its own process group: see _stop_server
     assert proc.stdout is not None
     async with asyncio.timeout(60):
         while True:
@@ -443,7 +444,32 @@ async def _start_server(data_dir: Path, sessions: int, profile: Path | None = No
                 raise RuntimeError("the server did not start")
             m = _LISTENING.search(line)
             if m:
+                # read what it says from now on: a supervisor whose output nobody reads
+                # blocks in a print once the pipe is full, and so do its workers
+                drain = asyncio.create_task(_drain(proc.stdout))
+                _DRAINS.add(drain)
+                drain.add_done_callback(_DRAINS.discard)
                 return proc, int(m.group(1))
+
+
+_DRAINS: set[asyncio.Task[None]] = set()
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.read(65536):
+        pass
+
+
+async def _stop_server(proc: asyncio.subprocess.Process) -> None:
+    """SIGTERM, time for the supervisor to stop its workers (it gives each 10 s), then
+    kill -9 of the whole process group: no worker is left serving after the run."""
+    proc.terminate()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(25):
+            await proc.wait()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    await proc.wait()
 
 
 async def _seat_pair(port: int, totals: Totals, seed: int,
@@ -678,12 +704,7 @@ async def bench(sessions: int, duration: float, log: Any = None, idle_seconds: f
         finally:
             for c in clients + idle_clients:
                 c.close()
-            proc.terminate()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(10):
-                    await proc.wait()
-            if proc.returncode is None:
-                proc.kill()
+            await _stop_server(proc)
     n = max(1, len(clients))
     lat = sorted(totals.latencies)
     p50 = statistics.median(lat) * 1000 if lat else 0.0

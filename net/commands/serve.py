@@ -92,8 +92,12 @@ def config_from(args: argparse.Namespace) -> object:
 
 
 async def serve(args: argparse.Namespace) -> int:
+    from net.commands.parent_watch import stop_with_supervisor
     from net.game_server import GameServer, ServerConfig
 
+    if not stop_with_supervisor():
+        print("ecarte serve: the worker's supervisor is gone: not starting", file=sys.stderr)
+        return 1
     config = config_from(args)
     assert isinstance(config, ServerConfig)
     if config.private:

@@ -45,9 +45,12 @@ class Worker:
         self.restarts = 0
 
     async def start(self) -> None:
+        from net.commands.parent_watch import supervisor_env
+
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "ecarte_tui", *self.argv,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            env=supervisor_env())
         self.banner = asyncio.get_running_loop().create_future()
         asyncio.create_task(self._relay(self.proc, self.banner))
 

@@ -80,6 +80,7 @@ class ServerProcess:
 
     async def stop(self) -> int:
         if self.proc is None or self.proc.returncode is not None:
+            self._end_group()  # (a supervisor killed by the test may leave workers)
             return self.proc.returncode if self.proc else 0
         self.proc.send_signal(signal.SIGTERM)
         try:

@@ -9,6 +9,7 @@ import asyncio
 import os
 import re
 import signal
+import socket
 from pathlib import Path
 
 import pytest
@@ -192,6 +193,34 @@ async def test_two_workers_on_sqlite_a_worker_killed_mid_hand_is_restarted(tmp_p
         assert stored == replayed and read_ecn(stored).match.is_over
         for s in seats.values():
             await s.close()
+    finally:
+        await server.stop()
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def test_workers_stop_when_their_supervisor_is_killed(tmp_path):
+    """kill -9 of the supervisor: its workers do not go on serving the club's port alone."""
+    server = ServerProcess(tmp_path / "data", free_port(), "--workers", "2")
+    banner = await server.start()
+    m = re.search(r"\(2 workers, pids (\d+), (\d+)\)", banner)
+    assert m, banner
+    pids = [int(m.group(1)), int(m.group(2))]
+    try:
+        assert all(alive(pid) for pid in pids)
+        server.kill()  # the supervisor alone
+        async with asyncio.timeout(20):
+            while any(alive(pid) for pid in pids):
+                await asyncio.sleep(0.1)
+        with socket.socket() as sock:  # and the port is free again
+            sock.bind(("127.0.0.1", server.port))
     finally:
         await server.stop()
 
