@@ -7,6 +7,7 @@ club only seats players and bots at tables and keeps the store in step with ever
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -27,6 +28,8 @@ from net.club.model import (
     TableOptions,
 )
 from net.store.club_store import Player, RoundStore, Store, StoredTable
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from net.club.house import House, StoredRound
@@ -119,7 +122,10 @@ class Club:
         if lt is None and self.node is not None:
             # opened a moment ago by a player on another process or node, whose news this
             # one has not read yet (a busy process reads it a second later): read it now
-            self.node.read_feed()
+            try:
+                self.node.read_feed()
+            except Exception:  # the store unreachable: the code is simply not known here
+                log.exception("reading the club's news for table %s failed", key)
             lt = self.tables.get(key)
         if lt is None:
             raise ClubError(f"there is no table {key!r} on this server")
