@@ -82,7 +82,9 @@ def _resolve(widget: Widget, name: str) -> tuple[Style, Style]:
         style += Style.from_color(
             (Color.from_rich_color(style.bgcolor)
              + styles.color.multiply_alpha(text_opacity)).rich_color)
-    return style, styles.partial_rich_style
+    partial = styles.partial_rich_style
+    node._css_styles.node = node._inline_styles.node = None  # (freed now, not by the GC)
+    return style, partial
 
 
 def forget_theme_styles() -> None:

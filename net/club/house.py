@@ -14,6 +14,7 @@ is kept; bots play for no stake and are not rated, so the leaderboard is people 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -119,9 +120,12 @@ class House:
             if stored is not None:
                 g.restore(stored)
             if self.galleries is not None:
-                store, code = self.galleries, lt.code
+                store, code, held = self.galleries, lt.code, weakref.ref(g)
 
-                def saved(g: Gallery = g, code: str = code) -> None:
+                def saved(held: weakref.ref[Gallery] = held, code: str = code) -> None:
+                    g = held()  # (weak: the gallery holds this function)
+                    if g is None:
+                        return
                     store.save(code, g.state())
                     if self.relay is not None:
                         self.relay(code, {"kind": "house", "what": "gallery"})

@@ -109,6 +109,7 @@ async def serve(args: argparse.Namespace) -> int:
     from net.ssh.component_style_garbage import free_component_styles_at_once
     from net.ssh.covered_screens import skip_covered_screen_layouts
     from net.ssh.layout_garbage import break_layout_cycles
+    from net.ssh.screen_garbage import free_closed_screens_at_once
     from net.ssh.server_tuning import (
         lighten_strips,
         send_changed_cells_only,
@@ -120,6 +121,7 @@ async def serve(args: argparse.Namespace) -> int:
     skip_covered_screen_layouts()
     break_layout_cycles()
     free_component_styles_at_once()
+    free_closed_screens_at_once()
     try:
         server = GameServer(config)
     except Exception as e:  # a store that cannot be opened: say which and why, nothing else

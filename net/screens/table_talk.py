@@ -91,6 +91,8 @@ class TalkControls(TableScreen):
         room = self.room
         if room is not None and hasattr(self, "_sink"):
             room.unlisten(self.app, self._sink)
+        if hasattr(self, "_sink"):
+            del self._sink  # (a bound method of this screen kept on it: a cycle otherwise)
 
     def _deliver(self, item: News) -> None:
         """Called by the room from the speaker's app: only queue a message."""

@@ -22,7 +22,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label, Static
 
-from net.ssh import component_style_garbage, covered_screens, layout_garbage, server_tuning
+from net.ssh import (
+    component_style_garbage,
+    covered_screens,
+    layout_garbage,
+    screen_garbage,
+    server_tuning,
+)
 from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
 
@@ -36,6 +42,7 @@ def served_output() -> Iterator[list[str]]:
     Yields the list of the exceptions that ended an app within (an app that fails ends its
     player's session: a test can pass while one of its screens died, unless it looks)."""
     from textual._compositor import ChopsUpdate, Compositor
+    from textual.cache import LRUCache
     from textual.css.stylesheet import Stylesheet
     from textual.screen import Screen
     from textual.strip import Strip
@@ -46,17 +53,20 @@ def served_output() -> Iterator[list[str]]:
              Screen.__dict__["_screen_resized"], Screen.__dict__["_on_timer_update"],
              Screen.__dict__["_on_screen_resume"], Compositor.__dict__["_arrange_root"],
              Stylesheet.__dict__["_process_component_classes"],
-             Widget.__dict__["_message_loop_exit"])
+             Widget.__dict__["_message_loop_exit"], LRUCache.__dict__["clear"],
+             LRUCache.__dict__["discard"])
     flags = ("_applied", "_cells_patched", "_compositor_patched")
     was = {name: getattr(server_tuning, name) for name in flags}
     covered_was = covered_screens._applied
     layout_was = layout_garbage._applied
     component_was = component_style_garbage._applied
+    screens_was = screen_garbage._applied
     server_tuning.lighten_strips()
     server_tuning.send_changed_cells_only()
     covered_screens.skip_covered_screen_layouts()
     assert layout_garbage.break_layout_cycles(), "Textual's _arrange_root is not the one expected"
     component_style_garbage.free_component_styles_at_once()
+    screen_garbage.free_closed_screens_at_once()
     failures: list[str] = []
     textual_handle = saved[3]
 
@@ -71,12 +81,13 @@ def served_output() -> Iterator[list[str]]:
         (Compositor.render_update, ChopsUpdate.render_segments, Strip.__init__,  # type: ignore[method-assign]
          App._handle_exception, Screen._screen_resized, Screen._on_timer_update,
          Screen._on_screen_resume, Compositor._arrange_root, Stylesheet._process_component_classes,
-         Widget._message_loop_exit) = saved  # type: ignore[method-assign]
+         Widget._message_loop_exit, LRUCache.clear, LRUCache.discard) = saved  # type: ignore[method-assign]
         for name, value in was.items():
             setattr(server_tuning, name, value)
         covered_screens._applied = covered_was
         layout_garbage._applied = layout_was
         component_style_garbage._applied = component_was
+        screen_garbage._applied = screens_was
 
 
 # --- the demo app -------------------------------------------------------------------------

@@ -236,6 +236,7 @@ class TableScreen(Screen[None]):
     def on_unmount(self) -> None:
         if callable(self._unwatch):
             self._unwatch()
+        self._unwatch = None  # (it holds this screen's callback: a cycle otherwise)
 
     def _on_table(self, update: Update) -> None:
         """Called by the table, possibly from another app's task: only queue a message."""

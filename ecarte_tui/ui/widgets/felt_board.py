@@ -46,6 +46,11 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         self._rows: list[Strip | None] = []
         self._bands: list[tuple[FeltPart, ...]] = []  # the parts drawn on each row
 
+    def on_unmount(self) -> None:
+        """The parts point back at the board: cut, so a closed table is freed at once."""
+        for part in self.parts:
+            part.board = None
+
     # ------------------------------------------------------------------ looks
 
     def set_look(self, look: Look) -> None:
