@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ecarte_tui.engine import Rules
 from ecarte_tui.table import Entry, Table
 from net.club_sync.genesis import TableGenesis
-from net.club_sync.sync_store import SyncStore
+from net.club_sync.sync_store import Steps, SyncStore
 
 
 class StoreJournal:
@@ -18,8 +18,12 @@ class StoreJournal:
         self.store, self.node, self.code = store, node, code
         self.genesis, self.rules, self.moved = genesis, rules, moved
 
-    def catch_up(self, table: Table) -> None:
-        steps = self.store.log_after(self.code, table.seq)
+    def catch_up(self, table: Table, read: Steps | None = None) -> None:
+        """The steps after the table's from ``read`` (the feed's rows, this node's own among
+        them), or from the log when they do not follow on."""
+        steps = [(seq, entry) for seq, entry in read if seq > table.seq] if read else []
+        if not steps or steps[0][0] != table.seq + 1:
+            steps = self.store.log_after(self.code, table.seq) if read is None or steps else []
         if not steps:
             return
         for seq, entry in steps:

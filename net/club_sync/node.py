@@ -25,7 +25,7 @@ from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
 from net.club_sync.journal import StoreJournal
 from net.club_sync.local_wake import LocalWake
-from net.club_sync.sync_store import WATCHERS, SyncStore
+from net.club_sync.sync_store import NOTE_SEP, WATCHERS, SyncStore
 
 if TYPE_CHECKING:
     from net.club import Club, LiveTable
@@ -121,8 +121,10 @@ class ClubNode:
                 async with conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self._wake.set()  # whatever happened while not listening
-                    async for _note in conn.notifies():
-                        self._wake.set()
+                    mine = f"{self.name}{NOTE_SEP}"
+                    async for note in conn.notifies():
+                        if not note.payload.startswith(mine):  # (its own write: nothing new)
+                            self._wake.set()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database restarting: listen again in a moment
@@ -141,11 +143,11 @@ class ClubNode:
         """Show what the other nodes wrote since the last read; whether there was any."""
         log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
-        for key in moved:  # a match's record id: CODE, or CODE.N for a round
+        for key, steps in moved.items():  # a match's record id: CODE, or CODE.N for a round
             lt = self.club.tables.get(key.split(".")[0])
             journal = lt.table.journal if lt is not None and lt.table is not None else None
             if isinstance(journal, StoreJournal) and journal.code == key:
-                journal.catch_up(lt.table)  # type: ignore[union-attr]
+                journal.catch_up(lt.table, steps)  # type: ignore[union-attr]
         refresh: dict[str, None] = {}
         for code, what in feed:
             if not what.startswith(MAIL):
@@ -161,10 +163,14 @@ class ClubNode:
     def beat(self) -> None:
         """Renew this node's leases; take the leases of tables whose holder died."""
         self.sync.renew_leases(self.name, self.wall(), LEASE_SECONDS)
-        for lt in list(self.club.tables.values()):
-            if lt.finished or lt.table is None:
-                continue
-            if self.refresh_presence(lt):
+        tables = [lt for lt in list(self.club.tables.values())
+                  if not lt.finished and lt.table is not None]
+        if not tables:
+            return
+        counts = self.sync.presence_everywhere(self.wall() - LEASE_SECONDS)
+        drops = self.sync.drops_everywhere()
+        for lt in tables:
+            if self.refresh_presence(lt, counts.get(lt.code, {}), drops.get(lt.code, {})):
                 lt.notify()  # e.g. a player whose node died is away now
                 self.club.lobby_changed()
             if any(s.is_bot for s in lt.seats) or lt.rounds is not None:
@@ -194,12 +200,12 @@ class ClubNode:
         return table
 
     def announce(self, code: str, what: str) -> None:
-        self.sync.announce(code, what)
+        self.sync.announce(code, what, self.name)
 
     def relay(self, code: str, mail: dict[str, object]) -> None:
         """Hand ``mail`` (talk, advice, gallery news) to the other nodes, which deliver it to
         their own sessions at table ``code`` (``Club.mail``)."""
-        self.sync.announce(code, MAIL + json.dumps({**mail, "node": self.name}))
+        self.sync.announce(code, MAIL + json.dumps({**mail, "node": self.name}), self.name)
 
     # ------------------------------------------------------------------ presence
 
@@ -223,11 +229,14 @@ class ClubNode:
         self.refresh_presence(lt)
         self.announce(lt.code, "presence")
 
-    def refresh_presence(self, lt: LiveTable) -> bool:
-        """Seats' sessions and drop times as the whole club sees them; True if someone came
-        or went."""
-        counts = self.sync.presence_of(lt.code, self.wall() - LEASE_SECONDS)
-        drops = self.sync.drops_of(lt.code)
+    def refresh_presence(self, lt: LiveTable, counts: dict[str, int] | None = None,
+                         drops: dict[str, float] | None = None) -> bool:
+        """Seats' sessions and drop times as the whole club sees them (read now unless given:
+        the heartbeat reads every table's at once); True if someone came or went."""
+        if counts is None:
+            counts = self.sync.presence_of(lt.code, self.wall() - LEASE_SECONDS)
+        if drops is None:
+            drops = self.sync.drops_of(lt.code)
         before = (lt.watchers, [(s.sessions, s.dropped_at is None) for s in lt.seats])
         lt.watchers = counts.get(WATCHERS, 0)
         now_wall, now = self.wall(), self.club.clock()

@@ -48,6 +48,22 @@ class _Cursor:
         return self._cur.fetchall() if self._cur.description else []
 
 
+class _NoRows:
+    """What a statement PostgreSQL is not sent answers (a PRAGMA, the BEGIN): no round trip
+    for an empty result, each one of which held the node's event loop."""
+
+    rowcount = -1
+
+    def fetchone(self) -> None:
+        return None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return []
+
+
+_NO_ROWS = _NoRows()
+
+
 class PgConnection:
     """``execute``, ``executescript``, ``in_transaction``, ``close`` as ``sqlite3`` has them;
     an integrity error is raised as ``sqlite3.IntegrityError`` so callers catch one kind."""
@@ -67,16 +83,16 @@ class PgConnection:
     def in_transaction(self) -> bool:
         return self._in_tx
 
-    def execute(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> _Cursor:
+    def execute(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> _Cursor | _NoRows:
         head = sql.lstrip()[:16].upper()
         with self._lock:
             if head.startswith("PRAGMA"):
-                return _Cursor(self._conn.execute("SELECT 1 WHERE false"))
+                return _NO_ROWS
             if head.startswith("BEGIN"):
-                self._conn.execute("BEGIN")
+                # one round trip: two statements without parameters go as one simple query
+                self._conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK:d})")
                 self._in_tx = True
-                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-                return _Cursor(self._conn.execute("SELECT 1 WHERE false"))
+                return _NO_ROWS
             if head.startswith(("COMMIT", "ROLLBACK")):
                 self._in_tx = False
                 return _Cursor(self._conn.execute(head.split()[0]))
@@ -91,10 +107,6 @@ class PgConnection:
             with self._conn.transaction():
                 self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
                 self._conn.execute(script)
-
-    def notify(self, payload: str) -> None:
-        """Wake every node listening (delivered when the transaction commits)."""
-        self._conn.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, payload))
 
     def close(self) -> None:
         self._conn.close()

@@ -177,6 +177,32 @@ def test_presence_is_the_whole_clubs(db, tmp_path):
     assert left is not None and left > 0, "node two counts anna's reconnection time"
 
 
+def test_the_heartbeat_reads_every_tables_presence_at_once_and_alike(db, tmp_path):
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 3, tmp_path)
+    carl, dora = Player("SHA256:carl", "carl"), Player("SHA256:dora", "dora")
+    first, _ = one.create(ANNA, TableOptions())
+    second, _ = one.create(carl, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    first2, _ = two.sit(first.code, BRUNO)
+    second2, _ = two.sit(second.code, dora)
+    one.connected(first, 0)
+    two.connected(first2, 1)
+    two.connected(second2, 1)
+    sync, since = two.node.sync, two.node.wall() - 4.0  # type: ignore[union-attr]
+    everywhere = sync.presence_everywhere(since)
+    assert everywhere == {code: sync.presence_of(code, since)
+                          for code in (first.code, second.code) if sync.presence_of(code, since)}
+    assert everywhere[first.code] == {ANNA.id: 1, BRUNO.id: 1}
+    one.disconnected(first, 0)  # anna leaves: away on both nodes from the next beat
+    two.node.beat()  # type: ignore[union-attr]
+    assert [s.sessions for s in first2.seats] == [0, 1]
+    assert [s.sessions for s in second2.seats] == [0, 1], "carl never came: no session"
+    assert first2.seats[0].dropped_at is not None and second2.seats[1].dropped_at is None
+    drops = sync.drops_everywhere()
+    assert drops == {code: sync.drops_of(code) for code in (first.code, second.code)}
+    assert set(drops[first.code]) == {ANNA.id} and set(drops[second.code]) == {carl.id}
+
+
 def test_a_table_replays_the_same_rules(db, tmp_path):
     rules = Rules.named("classic")
     one = make_node(db, "one", None, tmp_path)
@@ -307,3 +333,41 @@ def test_a_store_that_cannot_be_opened_is_named_and_nothing_starts(tmp_path):
     assert out.returncode == 1
     assert out.stderr.startswith(f"ecarte serve: cannot open the club's store {url}: ")
     assert "Traceback" not in out.stderr and "listening" not in out.stdout
+
+
+async def test_running_nodes_follow_each_others_moves_by_themselves(db, tmp_path):
+    """The nodes' own tasks (NOTIFY on PostgreSQL, wake-ups and polling on SQLite) bring
+    every move of one node to the other, with nobody asking them to read; a node is not
+    woken by its own writes, and misses none of the other's."""
+    import asyncio
+
+    one, two = make_node(db, "one", 21, tmp_path), make_node(db, "two", 22, tmp_path)
+    for club in (one, two):
+        club.node.start()  # type: ignore[union-attr]
+    try:
+        lt1, _ = one.create(ANNA, TableOptions("classic", (("target", "2"),)))
+        for _ in range(200):
+            if lt1.code in two.tables:
+                break
+            await asyncio.sleep(0.01)
+        lt2, _ = two.sit(lt1.code, BRUNO)
+        for _ in range(200):
+            if lt1.table is not None and lt2.table is not None:
+                break
+            await asyncio.sleep(0.01)
+        t1, t2 = lt1.table, lt2.table
+        assert t1 is not None and t2 is not None
+        rng, moves = random.Random(5), 0
+        while t1.status != "over":
+            step({0: t1, 1: t2}, rng)
+            moves += 1
+            for _ in range(500):  # (5 s at most: a lost wake-up waits for the safety net)
+                await asyncio.sleep(0.01)
+                if t1.seq == t2.seq:
+                    break
+            assert t1.seq == t2.seq, f"move {moves} did not reach the other node"
+        assert moves > 10 and t2.status == "over"
+        assert t1.record_text() == t2.record_text()
+    finally:
+        for club in (one, two):
+            await club.node.stop()  # type: ignore[union-attr]
