@@ -33,7 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,7 +93,22 @@ class Totals:
 
 
 class _HostStopped(Exception):
-    """The host of a pair stopped playing (the end of the run), so no new table comes."""
+    """One of a pair stopped playing (the end of the run): no new table comes, or nobody
+    comes to it."""
+
+
+async def _first(wanted: Awaitable[object], stop: Awaitable[object],
+                 stopped: type[Exception]) -> None:
+    """Wait for ``wanted``; raise ``stopped`` if ``stop`` comes first."""
+    want, halt = asyncio.ensure_future(wanted), asyncio.ensure_future(stop)
+    try:
+        done, _ = await asyncio.wait({want, halt}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for f in (want, halt):
+            f.cancel()
+    if halt in done:
+        raise stopped
+    want.result()  # (its TimeoutError, if it timed out)
 
 
 class Pair:
@@ -102,6 +117,8 @@ class Pair:
     def __init__(self) -> None:
         self.codes: asyncio.Queue[str] = asyncio.Queue()
         self.host_stopped = asyncio.Event()  # the host's play is over: no new table comes
+        self.guest_stopped = asyncio.Event()  # the guest's is: nobody comes to a new table
+        self.players: list[BenchClient] = []  # host, guest
 
 
 class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -212,7 +229,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 try:
                     await self.rematch()
                 except TimeoutError as e:  # (which step: a slow server, or a lost key)
-                    t.error(f"new table after a match: {e}", self.text())
+                    seen = [p.text() for p in (self.pair.players if self.pair else [self])]
+                    t.error(f"new table after a match: {e}", "\n\n".join(seen))
                     break
                 except _HostStopped:
                     break  # the host stopped at the end of the measurement, not an error
@@ -237,8 +255,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 t.error(f"no answer to a key ({move.why})")
         if self.closed and time.monotonic() < t.until:
             t.error("session closed")
-        if self.host and self.pair is not None:
-            self.pair.host_stopped.set()
+        if self.pair is not None:
+            (self.pair.host_stopped if self.host else self.pair.guest_stopped).set()
 
     async def open_new_table(self) -> str:
         """From the lobby or a finished match: n, then Enter on the dialog; the new code."""
@@ -256,18 +274,23 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         assert self.pair is not None
         if self.host:
             await self.pair.codes.put(await self.open_new_table())
-        else:
-            self.press(b"h")
-            await self.wait_text("Join by code")
-            code = await self._code_from_host()
-            await self.quiet(0.2)
-            self.press(b"j")
-            await self.wait_text("Join a table")
-            await self.quiet(0.2)
-            for ch in code:
-                self.press(ch.encode())
-                await asyncio.sleep(0.05)
-            self.press(b"\r")
+            # the guest may have seen the match end only once the measurement was over,
+            # and stopped: then nobody comes, which is the end of the run, not an error
+            await _first(self.wait_text("Écarté ·"), self.pair.guest_stopped.wait(),
+                         stopped=_HostStopped)
+            self.key_sent_at = None
+            return
+        self.press(b"h")
+        await self.wait_text("Join by code")
+        code = await self._code_from_host()
+        await self.quiet(0.2)
+        self.press(b"j")
+        await self.wait_text("Join a table")
+        await self.quiet(0.2)
+        for ch in code:
+            self.press(ch.encode())
+            await asyncio.sleep(0.05)
+        self.press(b"\r")
         await self.wait_text("Écarté ·")
         self.key_sent_at = None
 
@@ -456,8 +479,14 @@ _DRAINS: set[asyncio.Task[None]] = set()
 
 
 async def _drain(stream: asyncio.StreamReader) -> None:
-    while await stream.read(65536):
-        pass
+    """The server's output after start-up: dropped, or appended to the file named by
+    ``ECARTE_BENCH_SERVER_LOG`` (to read what a run's server logged)."""
+    path = os.environ.get("ECARTE_BENCH_SERVER_LOG")
+    with open(path, "ab") if path else contextlib.nullcontext() as out:
+        while chunk := await stream.read(65536):
+            if out is not None:
+                out.write(chunk)
+                out.flush()
 
 
 async def _stop_server(proc: asyncio.subprocess.Process) -> None:
@@ -492,6 +521,7 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
             raise
         host.key_sent_at = guest.key_sent_at = None  # set-up keys are not measured
         host.pair = guest.pair = Pair()
+        host.pair.players = [host, guest]
         host.host = True
         return [host, guest]
 

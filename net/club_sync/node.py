@@ -18,7 +18,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ecarte_tui.table import Table
@@ -39,6 +39,15 @@ LISTEN_POLL_SECONDS = 1.0  # PostgreSQL: NOTIFY wakes the node; polling only as 
 BEAT_SECONDS = 1.0
 MAIL = "mail:"  # a feed row carrying a delivery, not a change to reload
 LEASE_SECONDS = 4.0  # a node silent this long is taken for dead: its leases move
+
+
+@contextlib.contextmanager
+def _logged(what: str) -> Iterator[None]:
+    """Log a failure and go on: one bad table must not keep the others from being shown."""
+    try:
+        yield
+    except Exception:
+        log.exception("%s failed", what)
 
 
 def node_name() -> str:
@@ -143,21 +152,25 @@ class ClubNode:
         """Show what the other nodes wrote since the last read; whether there was any."""
         log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
+        # (each table on its own: the ids are read, so a failure must not lose the rest)
         for key, steps in moved.items():  # a match's record id: CODE, or CODE.N for a round
-            lt = self.club.tables.get(key.split(".")[0])
-            journal = lt.table.journal if lt is not None and lt.table is not None else None
-            if isinstance(journal, StoreJournal) and journal.code == key:
-                journal.catch_up(lt.table, steps)  # type: ignore[union-attr]
+            with _logged(f"following table {key}"):
+                lt = self.club.tables.get(key.split(".")[0])
+                journal = lt.table.journal if lt is not None and lt.table is not None else None
+                if isinstance(journal, StoreJournal) and journal.code == key:
+                    journal.catch_up(lt.table, steps)  # type: ignore[union-attr]
         refresh: dict[str, None] = {}
         for code, what in feed:
             if not what.startswith(MAIL):
                 refresh[code] = None
                 continue
-            mail = json.loads(what[len(MAIL):])
-            if mail.get("node") != self.name:  # this node delivered its own already
-                self.club.mail(code, mail)
+            with _logged(f"a delivery at table {code}"):
+                mail = json.loads(what[len(MAIL):])
+                if mail.get("node") != self.name:  # this node delivered its own already
+                    self.club.mail(code, mail)
         for code in refresh:
-            self.club.refresh(code)
+            with _logged(f"reloading table {code}"):
+                self.club.refresh(code)
         return bool(moved or feed)
 
     def beat(self) -> None:

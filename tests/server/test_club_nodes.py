@@ -371,3 +371,28 @@ async def test_running_nodes_follow_each_others_moves_by_themselves(db, tmp_path
     finally:
         for club in (one, two):
             await club.node.stop()  # type: ignore[union-attr]
+
+
+def test_a_table_that_fails_to_follow_does_not_keep_the_others_from_being_shown(
+        db, tmp_path, caplog):
+    """The feed is read once for every table: a failure at one is logged, and the steps
+    and seat changes of the others read with it are still shown (never read again)."""
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
+    carl, dora = Player("SHA256:carl", "carl"), Player("SHA256:dora", "dora")
+    broken, _ = one.create(ANNA, TableOptions())
+    fine, _ = one.create(carl, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    broken2, _ = two.sit(broken.code, BRUNO)
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert broken.table is not None and broken2.table is not None
+
+    def fails(*_args: object) -> None:
+        raise RuntimeError("a step that does not replay")
+
+    broken2.table.journal.catch_up = fails  # type: ignore[union-attr, method-assign]
+    assert step({0: broken.table, 1: broken.table}, random.Random(1)) is not None
+    assert broken.table.seq > broken2.table.seq
+    one.sit(fine.code, dora)  # the other table's seats change in the same read
+    two.node.read_feed()  # type: ignore[union-attr]
+    assert "a step that does not replay" in caplog.text
+    assert two.tables[fine.code].seats[1].player_id == dora.id, "the other table was shown"

@@ -98,3 +98,30 @@ def test_bench_ssh_profile_is_written_when_the_bench_stops_the_server(tmp_path: 
     assert "serve" not in names  # start-up and the logins before the window are not in it
     assert "server CPU:" in out.stdout and "idle:" not in out.stdout
     assert "top 25 by cumulative time" in out.stderr and "ncalls" in out.stderr
+
+
+async def test_a_host_whose_guest_stopped_is_not_counted_as_an_error():
+    """The end of a run: a guest that stopped playing (it saw the match end once the
+    measurement was over) leaves its host's new table empty, which is not a fault; a host
+    whose guest is still playing and never comes is one (the wait's own timeout)."""
+    import asyncio
+
+    import pytest
+
+    from net.bench.ssh_bench import _first, _HostStopped
+
+    stopped = asyncio.Event()
+
+    async def never() -> None:
+        await asyncio.Event().wait()
+
+    async def times_out() -> None:
+        await asyncio.sleep(0.01)
+        raise TimeoutError("'Écarté ·' never appeared")
+
+    stopped.set()
+    with pytest.raises(_HostStopped):
+        await _first(never(), stopped.wait(), stopped=_HostStopped)
+    with pytest.raises(TimeoutError, match="never appeared"):
+        await _first(times_out(), asyncio.Event().wait(), stopped=_HostStopped)
+    assert await _first(asyncio.sleep(0, "seated"), never(), stopped=_HostStopped) is None
