@@ -12,13 +12,14 @@ from ecarte_tui.engine import KING, IllegalAction, Rules
 from ecarte_tui.engine.deal import shuffled_deck
 from ecarte_tui.engine.keyed_random import KeyedRandom, new_key
 from ecarte_tui.table import Table
-from net.club import Club, ClubError, TableOptions
+from net.club import Club, ClubError, LiveTable, TableOptions
 from net.club_sync.node import ClubNode
 from net.club_sync.sync_store import SyncStore
 from net.store import Player, Store
 
 ANNA = Player("SHA256:anna", "anna")
 BRUNO = Player("SHA256:bruno", "bruno")
+CARL, DORA = Player("SHA256:carl", "carl"), Player("SHA256:dora", "dora")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -177,14 +178,21 @@ def test_presence_is_the_whole_clubs(db, tmp_path):
     assert left is not None and left > 0, "node two counts anna's reconnection time"
 
 
-def test_the_heartbeat_reads_every_tables_presence_at_once_and_alike(db, tmp_path):
-    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 3, tmp_path)
-    carl, dora = Player("SHA256:carl", "carl"), Player("SHA256:dora", "dora")
+def two_tables(db: Path | str, tmp_path: Path
+               ) -> tuple[Club, Club, LiveTable, LiveTable, LiveTable]:
+    """Nodes one and two; anna's table (bruno sits on node two) and carl's (open), both
+    made on node one: (one, two, anna's, carl's, anna's as node two has it)."""
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
     first, _ = one.create(ANNA, TableOptions())
-    second, _ = one.create(carl, TableOptions())
+    second, _ = one.create(CARL, TableOptions())
     two.node.read_feed()  # type: ignore[union-attr]
     first2, _ = two.sit(first.code, BRUNO)
-    second2, _ = two.sit(second.code, dora)
+    return one, two, first, second, first2
+
+
+def test_the_heartbeat_reads_every_tables_presence_at_once_and_alike(db, tmp_path):
+    one, two, first, second, first2 = two_tables(db, tmp_path)
+    second2, _ = two.sit(second.code, DORA)
     one.connected(first, 0)
     two.connected(first2, 1)
     two.connected(second2, 1)
@@ -200,7 +208,7 @@ def test_the_heartbeat_reads_every_tables_presence_at_once_and_alike(db, tmp_pat
     assert first2.seats[0].dropped_at is not None and second2.seats[1].dropped_at is None
     drops = sync.drops_everywhere()
     assert drops == {code: sync.drops_of(code) for code in (first.code, second.code)}
-    assert set(drops[first.code]) == {ANNA.id} and set(drops[second.code]) == {carl.id}
+    assert set(drops[first.code]) == {ANNA.id} and set(drops[second.code]) == {CARL.id}
 
 
 def test_a_table_replays_the_same_rules(db, tmp_path):
@@ -377,12 +385,7 @@ def test_a_table_that_fails_to_follow_does_not_keep_the_others_from_being_shown(
         db, tmp_path, caplog):
     """The feed is read once for every table: a failure at one is logged, and the steps
     and seat changes of the others read with it are still shown (never read again)."""
-    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
-    carl, dora = Player("SHA256:carl", "carl"), Player("SHA256:dora", "dora")
-    broken, _ = one.create(ANNA, TableOptions())
-    fine, _ = one.create(carl, TableOptions())
-    two.node.read_feed()  # type: ignore[union-attr]
-    broken2, _ = two.sit(broken.code, BRUNO)
+    one, two, broken, fine, broken2 = two_tables(db, tmp_path)
     one.node.read_feed()  # type: ignore[union-attr]
     assert broken.table is not None and broken2.table is not None
 
@@ -392,7 +395,7 @@ def test_a_table_that_fails_to_follow_does_not_keep_the_others_from_being_shown(
     broken2.table.journal.catch_up = fails  # type: ignore[union-attr, method-assign]
     assert step({0: broken.table, 1: broken.table}, random.Random(1)) is not None
     assert broken.table.seq > broken2.table.seq
-    one.sit(fine.code, dora)  # the other table's seats change in the same read
+    one.sit(fine.code, DORA)  # the other table's seats change in the same read
     two.node.read_feed()  # type: ignore[union-attr]
     assert "a step that does not replay" in caplog.text
-    assert two.tables[fine.code].seats[1].player_id == dora.id, "the other table was shown"
+    assert two.tables[fine.code].seats[1].player_id == DORA.id, "the other table was shown"
