@@ -21,9 +21,12 @@ class StoreJournal:
     def catch_up(self, table: Table, read: Steps | None = None) -> None:
         """The steps after the table's from ``read`` (the feed's rows, this node's own among
         them), or from the log when they do not follow on."""
-        steps = [(seq, entry) for seq, entry in read if seq > table.seq] if read else []
-        if not steps or steps[0][0] != table.seq + 1:
-            steps = self.store.log_after(self.code, table.seq) if read is None or steps else []
+        if read is None:
+            steps = self.store.log_after(self.code, table.seq)
+        else:
+            steps = [(seq, entry) for seq, entry in read if seq > table.seq]
+            if steps and steps[0][0] != table.seq + 1:  # (some were not read: the log has them)
+                steps = self.store.log_after(self.code, table.seq)
         if not steps:
             return
         for seq, entry in steps:

@@ -21,6 +21,12 @@ NOTE_SEP = "|"  # a NOTIFY's payload: "node|code" (the node that wrote), or "cod
 WATCHERS = "*"  # the presence row of a table's watchers
 
 
+def _entry(text: str) -> Entry:
+    """A step of the log as stored (JSON) read back."""
+    verb, seat, arg = json.loads(text)
+    return (str(verb), int(seat), str(arg))
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -44,11 +50,7 @@ class SyncStore:
             rows = self.store._db.execute(
                 "SELECT seq, entry FROM table_log WHERE code = ? AND seq > ? ORDER BY seq",
                 (code, seq)).fetchall()
-        out = []
-        for s, text in rows:
-            verb, seat, arg = json.loads(text)
-            out.append((int(s), (str(verb), int(seat), str(arg))))
-        return out
+        return [(int(s), _entry(text)) for s, text in rows]
 
     def append_step(self, code: str, seq: int, entry: Entry, node: str) -> bool:
         """Step ``seq`` of ``code``; False when another process wrote that step first."""
@@ -79,9 +81,7 @@ class SyncStore:
                 log_id = int(row_id)
                 if int(seq) == 0:  # a genesis: no step to show
                     continue
-                verb, seat, arg = json.loads(text)
-                steps.setdefault(str(code), []).append((int(seq), (str(verb), int(seat),
-                                                                  str(arg))))
+                steps.setdefault(str(code), []).append((int(seq), _entry(text)))
             else:
                 feed_id = int(row_id)
                 feed.append((str(code), str(text)))
