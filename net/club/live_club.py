@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ecarte_tui.bot_seat import BotSeat
 from ecarte_tui.engine import EcnError, RulesError
 from ecarte_tui.table import Table
-from net.club import pool_tables
+from net.club import play_again, pool_tables
 from net.club.house_rules import bound_bot, table_guard, view_restriction
 from net.club.model import (
     BOT_PREFIX,
@@ -152,11 +152,15 @@ class Club:
             why = self.house.stake_refusal(player.id, options)
             if why is not None:
                 raise ClubError(why)
-        code = self._new_code()
         seats = [SeatState(player.id, player.name), SeatState()]
         if options.opponent.startswith(BOT_PREFIX):
             level = options.opponent[len(BOT_PREFIX):]
             seats[1] = SeatState(options.opponent, f"Bot ({level})")
+        return self.open_table(self._new_code(), options, seats), 0
+
+    def open_table(self, code: str, options: TableOptions, seats: list[SeatState]) -> LiveTable:
+        """A new table with these seats (checked by the caller); it starts if both are
+        taken."""
         lt = LiveTable(code, options, seats)
         if pool_tables.plays_in_rounds(options):
             pool_tables.setup(lt)
@@ -169,7 +173,21 @@ class Club:
             self._start(lt)
         self._announce(lt.code, "created")
         self._lobby_changed()
-        return lt, 0
+        return lt
+
+    new_code = _new_code
+
+    def announce(self, code: str, what: str) -> None:
+        """Tell the other nodes that table ``code`` changed (``what``: the feed's word)."""
+        self._announce(code, what)
+
+    def rematch(self, lt: LiveTable, player: Player) -> tuple[LiveTable, int] | None:
+        """Play a finished match again (``net.club.play_again``): the new table and seat,
+        or None while the other player has not said yes."""
+        return play_again.ask(self, lt, player)
+
+    def withdraw_rematch(self, lt: LiveTable, player: Player) -> None:
+        play_again.withdraw(self, lt, player)
 
     def sit(self, code: str, player: Player) -> tuple[LiveTable, int]:
         """Take a free seat, or come back to one's own seat (the same key)."""
@@ -506,6 +524,8 @@ class Club:
         if lt.rounds is not None:
             self._follow_rounds(lt, st)
             return
+        if lt.finished:
+            play_again.follow(self, lt)  # the other player asked to play again, or said yes
         changed = False
         for i in (0, 1):
             s = lt.seats[i]

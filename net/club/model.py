@@ -19,6 +19,7 @@ from net.club.clubhouse.options import ClubOptions, ClubOptionsError
 
 if TYPE_CHECKING:
     from net.club.pool_tables import RoundState
+    from net.store.rematches import Rematch
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
 BOT_PREFIX = "bot:"
@@ -101,6 +102,7 @@ class LiveTable:
     forfeit: int | None = None  # the seat that lost by not coming back
     listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
     rounds: RoundState | None = None  # pool and French-rule tables only
+    rematch: Rematch | None = None  # a finished match: one player asked to play again
 
     @property
     def record_id(self) -> str:

@@ -24,6 +24,7 @@ from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, TableOptions
 from net.club.identity import Identities, is_guest
+from net.club.play_again import may_ask
 from net.club.pool_tables import WAITING_SEAT
 from net.club.table_room import leave_room, watcher_view_seat
 from net.screens import gallery_share
@@ -315,6 +316,8 @@ class ClubApp(ClaimKeys, EcarteApp):
         if presence is None:
             return
         lt, seat = presence
+        if lt.finished and self.player is not None:
+            self.club.withdraw_rematch(lt, self.player)  # an unanswered "play again" lapses
         leave_room(self.club, lt, self)  # out of the table's talk and gallery
         if seat is not None and lt.rounds is not None and self.player is not None:
             seat = lt.seat_of(self.player.id)  # the pool's rotation may have moved him
@@ -343,6 +346,38 @@ class ClubApp(ClaimKeys, EcarteApp):
     def action_new_game(self) -> None:
         """After a match: back to the lobby with a new table of the same kind on offer."""
         self.to_lobby(offer=self._last_options)
+
+    @property
+    def offers_rematch(self) -> bool:
+        """At the end of a match at a two-player table: "Play again" (``action_rematch``)."""
+        presence = self._presence
+        return presence is not None and may_ask(*presence)
+
+    def action_rematch(self) -> None:
+        """Ask to play again, or say yes to the other player's asking: a new match at once."""
+        presence, player = self._presence, self.player
+        if presence is None or player is None:
+            return
+        try:
+            seat = self.club.rematch(presence[0], player)
+        except (ClubError, RulesError) as e:
+            self.notify(str(e)[0].upper() + str(e)[1:], severity="warning")
+            return
+        if seat is not None:
+            self.show_table(*seat)
+
+    def follow_rematch(self, code: str) -> None:
+        """The other player said yes to this player's "play again": to the new table."""
+        player = self.player
+        if player is None or self.at_table_code() == code:
+            return
+        try:
+            lt = self.club.find(code)
+        except ClubError:
+            return
+        seat = lt.seat_of(player.id)
+        if seat is not None:
+            self.show_table(lt, seat)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

@@ -18,6 +18,7 @@ from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import Club, ClubError, LiveTable
+from net.club.play_again import may_ask
 from net.screens import gallery_share, money_panel, round_screen
 from net.screens.presence import away_banner, counting_down, may_claim, seat_name
 from net.screens.table_talk import TalkControls
@@ -172,6 +173,9 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         rounds_banner = round_screen.round_banner(self)
         if rounds_banner is not None and not away:
             self.set_banner(*rounds_banner)
+        if lt.finished and lt.rematch is not None:
+            if self._show_rematch():
+                return
         if self._timer is not None:
             # tick only while a clock counts down on the banner; a seat given up for lost
             # ("did not come back") changes only by someone's action, which is pushed here
@@ -180,6 +184,27 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
             else:
                 self._timer.pause()
         self.refresh_bindings()
+
+    def _show_rematch(self) -> bool:
+        """The banner says who asked to play again; True if this session left for the new
+        table (the other player said yes to its asking)."""
+        offer = self.lt.rematch
+        assert offer is not None
+        if offer.next_code is not None:
+            if self.seat is not None:
+                self.club_app.follow_rematch(offer.next_code)
+                return True
+            self.set_banner(f"They play again at table {offer.next_code}: w in the lobby to "
+                            "watch", "info")
+            return False
+        if self.seat is None:
+            return False
+        other = seat_name(self.lt, 1 - self.seat)
+        if offer.asker == self.lt.seats[self.seat].player_id:
+            self.set_banner(f"You asked {other} to play again: waiting for an answer", "info")
+        else:
+            self.set_banner(f"{other} asks to play again: r to say yes", "info")
+        return False
 
     def _show_forfeit(self) -> None:
         if self._timer is not None:
@@ -200,10 +225,16 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot"):
+        if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot",
+                                                 "rematch"):
             return False  # the table is hidden ("please enlarge"): nothing acts on it blind
         if action == "take_seat":
             return round_screen.may_take_seat(self)
+        if action == "rematch":
+            offer = self.lt.rematch
+            mine = offer is not None and offer.asker == self.lt.seats[self.seat or 0].player_id
+            if mine or not may_ask(self.lt, self.seat):
+                return False  # (asked already: the banner says so)
         if action == "wager":
             return money_panel.may_wager_here(self)
         if action in ("take_win", "call_bot"):

@@ -59,8 +59,15 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 UPGRADES: dict[int, str] = {
+    4: """
+    CREATE TABLE IF NOT EXISTS rematches (   -- "play again" after a match (net/store/rematches.py)
+        code TEXT PRIMARY KEY,               -- the finished table
+        asker TEXT NOT NULL,                 -- the player who asked first
+        next_code TEXT                       -- the new table, once the other said yes
+    );
+    """,
     3: """
     CREATE TABLE IF NOT EXISTS table_log (   -- every accepted step of a shared match, in order
                                               -- (code: the match's record id, CODE or CODE.N)

@@ -69,9 +69,10 @@ def hand_over_dialog(view: SeatView, names: tuple[str, str],
 
 def game_over_dialog(view: SeatView, names: tuple[str, str], app: object,
                      done: Callable[[str], None]) -> DialogContent:
-    """The match is won: the final score and a new game. ``done`` is told "new" (n), "home"
-    (h), "quit" (q) or "look" (Esc). No button has the focus and Enter chooses nothing: an
-    Enter meant for "next hand", pressed as the match ends, must not open a new game."""
+    """The match is won: the final score and a new game. ``done`` is told "rematch" (r, the
+    table's own key), "new" (n), "home" (h), "quit" (q) or "look" (Esc). No button has the
+    focus and Enter chooses nothing: an Enter meant for "next hand", pressed as the match
+    ends, must not open a new game."""
     me = view.seat or 0
     winner = view.match_winner
     can_new = hasattr(app, "action_new_game") and bool(getattr(app, "can_start_games", False))
@@ -86,6 +87,8 @@ def game_over_dialog(view: SeatView, names: tuple[str, str], app: object,
     quit_title = quit_word(app)
     choices: list[tuple[str, str]] = []
     keys = {"escape": "look"}
+    if getattr(app, "offers_rematch", False):  # a served club: the same two play again (r)
+        choices.append(("Play again  r", "rematch"))
     if can_new:
         # a served club says "New table" and "Lobby" (the app names them)
         new_title = getattr(app, "new_game_title", "New game")

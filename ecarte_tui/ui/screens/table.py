@@ -144,6 +144,7 @@ class TableScreen(Screen[None]):
         Binding("c", "word('propose')", "Cards!"),
         Binding("a", "word('accept')", "Accept"),
         Binding("r", "word('refuse')", "Refuse"),
+        Binding("r", "rematch", "Play again"),  # after the match, where the app offers it
         Binding("k", "word('king')", "King!"),
         Binding("x", "pass_king", "Keep quiet"),
         Binding("n", "next_hand", "Next hand"),
@@ -364,6 +365,8 @@ class TableScreen(Screen[None]):
             if getattr(self.app, "can_start_games", False):
                 new_title = str(getattr(self.app, "new_game_title", "New game")).lower()
                 keys = f"n {new_title} · {keys}"
+            if getattr(self.app, "offers_rematch", False):
+                keys = f"r play again · {keys}"
             prompt = Prompt(prompt.text, keys, prompt.mode)
         return prompt
 
@@ -680,8 +683,15 @@ class TableScreen(Screen[None]):
         elif choice == "quit":
             self.app.action_quit()
 
+    def action_rematch(self) -> None:
+        rematch = getattr(self.app, "action_rematch", None)
+        if rematch is not None:
+            rematch()
+
     def _game_over_choice(self, choice: str | None) -> None:
-        if choice == "new":
+        if choice == "rematch":
+            self.action_rematch()
+        elif choice == "new":
             new_game = getattr(self.app, "action_new_game", None)
             if new_game is not None:
                 new_game()
@@ -724,6 +734,10 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.hidden_by_size:
             return False  # (the app's keys still work: help, rules, settings, quit)
+        if action == "rematch":  # (the match box open or closed alike)
+            return (self.update is not None and not self.watching
+                    and self.current_prompt().mode == "over"
+                    and bool(getattr(self.app, "offers_rematch", False)))
         dialog = self.dialog
         if dialog is not None:
             # the box's keys act, the game's keys behind it do not (the rest do: help, q...)
