@@ -4,9 +4,10 @@ The server runs as a subprocess (``ecarte serve`` on loopback), so its memory is
 alone and the clients' work (key exchange, decryption, reading their screens) is not
 counted as the server's. Each client is a real asyncssh session with a pty, reads its screen
 with a small terminal emulator and answers the prompts as a person would, thinking 1 to 2
-seconds before each action. Reported: server memory per session, key-to-screen latency (from
-sending a key to the first bytes of the redraw it causes), bytes sent per action, the server's
-CPU per action, errors.
+seconds before each action; after a match a pair plays again at the table (r), or one time
+in ``LOBBY_EVERY`` goes through the lobby. Reported: server memory per session,
+key-to-screen latency (from sending a key to the first bytes of the redraw it causes), bytes
+sent per action, the server's CPU per action, errors.
 
 Then an idle phase (``--idle-seconds``, 0 skips it): fresh sessions left alone, first in the
 lobby, then at tables (pairs seated with nobody acting, hosts waiting for an opponent), each
@@ -53,6 +54,9 @@ LOGIN_TOAST_SECONDS = 8.0
 """How long a guest's welcome toast stays (net/club_app.py): its going away is part of
 logging in, not of being idle, so a measuring window (as long as that or longer; shorter
 ones are smoke runs) starts after it."""
+LOBBY_EVERY = 4
+"""After a match a pair goes through the lobby (a new table, joined by its code) one time in
+this many; the other times both press r and play again at the table."""
 QUIET_SHARE = 0.05  # the server is "quiet" below this share of a core ...
 QUIET_LIMIT = 5.0  # ... or after this many seconds of waiting for it
 _LISTENING = re.compile(r"listening on [^\s:]+:(\d+)")
@@ -112,13 +116,23 @@ async def _first(wanted: Awaitable[object], stop: Awaitable[object],
 
 
 class Pair:
-    """Two players at one table; after a match the host opens a new table, the guest joins."""
+    """Two players at one table; after a match they play again at the table, or the host
+    opens a new table and the guest joins it (``LOBBY_EVERY``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int = 0) -> None:
+        self._rng = random.Random(seed)
+        self._ways: dict[int, bool] = {}
         self.codes: asyncio.Queue[str] = asyncio.Queue()
         self.host_stopped = asyncio.Event()  # the host's play is over: no new table comes
         self.guest_stopped = asyncio.Event()  # the guest's is: nobody comes to a new table
         self.players: list[BenchClient] = []  # host, guest
+
+    def via_lobby(self, match: int) -> bool:
+        """Whether the pair's ``match``-th finished match is followed by a trip through the
+        lobby (one time in ``LOBBY_EVERY``, at random): the same answer for both players."""
+        if match not in self._ways:
+            self._ways[match] = self._rng.randrange(LOBBY_EVERY) == 0
+        return self._ways[match]
 
 
 class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -127,6 +141,7 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def __init__(self, totals: Totals, seed: int) -> None:
         self.pair: Pair | None = None
         self.host = False
+        self.matches = 0  # finished here (both of a pair count the same matches)
         self.totals = totals
         self.rng = random.Random(seed)
         self.screen = LiteScreen(*SIZE)
@@ -226,11 +241,14 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 await asyncio.sleep(self.rng.uniform(*THINK))
                 if time.monotonic() >= t.until:
                     break  # the measurement is over: no new table
+                self.matches += 1
+                lobby = self.pair is not None and self.pair.via_lobby(self.matches)
                 try:
-                    await self.rematch()
+                    await (self.rematch() if lobby else self.play_again())
                 except TimeoutError as e:  # (which step: a slow server, or a lost key)
                     seen = [p.text() for p in (self.pair.players if self.pair else [self])]
-                    t.error(f"new table after a match: {e}", "\n\n".join(seen))
+                    way = "new table" if lobby else "playing again"
+                    t.error(f"{way} after a match: {e}", "\n\n".join(seen))
                     break
                 except _HostStopped:
                     break  # the host stopped at the end of the measurement, not an error
@@ -267,6 +285,17 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         code = _CODE.search(await self.wait_text("Waiting for an opponent"))
         assert code is not None
         return code.group(1)
+
+    async def play_again(self) -> None:
+        """The match is over: both press r (the first asks, the other says yes) and the pair
+        is at a new table of the same kind."""
+        assert self.pair is not None
+        partner_stopped = self.pair.guest_stopped if self.host else self.pair.host_stopped
+        self.key_why = "play again"
+        self.press(b"r")  # (not counted as an action, as the lobby's keys are not)
+        await _first(self.wait_text("Draw for the deal"), partner_stopped.wait(),
+                     stopped=_HostStopped)
+        self.key_sent_at = None
 
     async def rematch(self) -> None:
         """The match is over: the host opens a new table (n, Enter), the guest goes back to
@@ -520,7 +549,7 @@ async def _seat_pair(port: int, totals: Totals, seed: int,
                 c.close()
             raise
         host.key_sent_at = guest.key_sent_at = None  # set-up keys are not measured
-        host.pair = guest.pair = Pair()
+        host.pair = guest.pair = Pair(seed)
         host.pair.players = [host, guest]
         host.host = True
         return [host, guest]

@@ -108,6 +108,7 @@ async def serve(args: argparse.Namespace) -> int:
             return 2
     from net.ssh.component_style_garbage import free_component_styles_at_once
     from net.ssh.covered_screens import skip_covered_screen_layouts
+    from net.ssh.gc_pacing import pace_collections
     from net.ssh.layout_garbage import break_layout_cycles
     from net.ssh.screen_garbage import free_closed_screens_at_once
     from net.ssh.server_tuning import (
@@ -153,6 +154,7 @@ async def serve(args: argparse.Namespace) -> int:
     tune_garbage_collector()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    pacer = pace_collections(loop)
     profile_window(loop)
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
@@ -161,6 +163,7 @@ async def serve(args: argparse.Namespace) -> int:
         await stop.wait()
     finally:
         print("shutting down…", flush=True)
+        pacer.stop()
         await server.aclose()
     return 0
 
