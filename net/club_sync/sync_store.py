@@ -55,10 +55,9 @@ class SyncStore:
     def append_step(self, code: str, seq: int, entry: Entry, node: str) -> bool:
         """Step ``seq`` of ``code``; False when another process wrote that step first."""
         try:
-            with self.store._tx() as db:
-                self._insert_and_notify(
-                    db, "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)",
-                    (code, seq, json.dumps(list(entry)), node, _now()), code, node)
+            self._insert_and_notify(
+                "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)",
+                (code, seq, json.dumps(list(entry)), node, _now()), code, node)
         except sqlite3.IntegrityError:
             return False
         self._written()
@@ -97,23 +96,29 @@ class SyncStore:
     def announce(self, code: str, what: str, node: str | None = None) -> None:
         """Tell every process that ``code`` changed (``what``: seats, status, presence);
         ``node``, the writer, is not woken by its own note."""
-        with self.store._tx() as db:
-            self._insert_and_notify(db, "INSERT INTO club_feed (code, what) VALUES (?, ?)",
-                                    (code, what), code, node)
+        self._insert_and_notify("INSERT INTO club_feed (code, what) VALUES (?, ?)",
+                                (code, what), code, node)
         self._written()
 
-    @staticmethod
-    def _insert_and_notify(db: sqlite3.Connection | PgConnection, insert: str,
-                           args: tuple[object, ...], code: str, node: str | None) -> None:
-        """The insert, and on PostgreSQL the note that wakes the other nodes at commit
-        (LISTEN/NOTIFY) in the same statement: one round trip, not two. SQLite's nodes are
+    def _insert_and_notify(self, insert: str, args: tuple[object, ...], code: str,
+                           node: str | None) -> None:
+        """The insert in a transaction of its own under the write lock, and on PostgreSQL
+        the note that wakes the other nodes at commit (LISTEN/NOTIFY) in the same statement,
+        the whole sent in one round trip (``PgConnection.write_alone``). SQLite's nodes are
         woken by ``after_write`` and poll."""
-        if not isinstance(db, PgConnection):
-            db.execute(insert, args)
-            return
-        note = code if node is None else f"{node}{NOTE_SEP}{code}"
-        db.execute(f"WITH written AS ({insert} RETURNING 1) "
-                   "SELECT pg_notify(?, ?) FROM written", (*args, NOTIFY_CHANNEL, note))
+        store = self.store
+        with store._lock:
+            db = store._db
+            if not isinstance(db, PgConnection):
+                with store._tx() as tx:
+                    tx.execute(insert, args)
+                return
+            note = code if node is None else f"{node}{NOTE_SEP}{code}"
+            sql = f"WITH written AS ({insert} RETURNING 1) SELECT pg_notify(?, ?) FROM written"
+            if db.in_transaction:  # (inside a caller's transaction: part of it)
+                db.execute(sql, (*args, NOTIFY_CHANNEL, note))
+            else:
+                db.write_alone(sql, (*args, NOTIFY_CHANNEL, note))
 
     @property
     def listen_url(self) -> str | None:

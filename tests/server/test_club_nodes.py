@@ -399,3 +399,19 @@ def test_a_table_that_fails_to_follow_does_not_keep_the_others_from_being_shown(
     two.node.read_feed()  # type: ignore[union-attr]
     assert "a step that does not replay" in caplog.text
     assert two.tables[fine.code].seats[1].player_id == DORA.id, "the other table was shown"
+
+
+def test_a_step_written_in_one_round_trip_is_refused_whole_when_taken(postgres_url):
+    """PostgreSQL sends BEGIN, the lock, the step and COMMIT at once: a second writer of the
+    step is refused, nothing of his is kept, and the connection goes on working."""
+    import psycopg
+
+    store = Store(postgres_url)
+    sync = SyncStore(store)
+    assert sync.append_step("RACE", 1, ("ready", 0, ""), "one")
+    assert not sync.append_step("RACE", 1, ("ready", 1, ""), "two")
+    assert sync.log_after("RACE", 0) == [(1, ("ready", 0, ""))]
+    status = store._db._conn.info.transaction_status  # type: ignore[union-attr]
+    assert status == psycopg.pq.TransactionStatus.IDLE, "no transaction left open"
+    assert sync.append_step("RACE", 2, ("ready", 1, ""), "two")
+    assert [seq for seq, _ in sync.log_after("RACE", 0)] == [1, 2]
