@@ -13,10 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Static, Switch
 
 from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS, RulesError
 from ecarte_tui.ui.players import bot_levels
+from ecarte_tui.ui.widgets.choice import Choice
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.club import BOT_PREFIX, TableOptions
 from net.club.clubhouse.options import ClubOptions, ClubOptionsError
@@ -72,8 +73,8 @@ def stake_of(text: str) -> int:
 
 class NewTableScreen(ModalScreen[TableOptions | None]):
     # Focus starts on the first field and Tab walks the fields in order; Enter creates the
-    # table with what is shown from any field (a list opens with space or the arrows), so
-    # "Tab, Enter" never lands on Cancel unseen.
+    # table with what is shown from any field (← → change a field's value), so "Tab, Enter"
+    # never lands on Cancel unseen.
     AUTO_FOCUS = "#opponent"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -109,32 +110,29 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
             with VerticalScroll(id="new-table-scroll", can_focus=False):
                 with Horizontal(classes="row"):
                     yield Label("Opponent", classes="name")
-                    yield Select(choices, value=opponent, allow_blank=False, compact=True,
-                                 id="opponent")
+                    yield Choice(choices, value=opponent, id="opponent")
                 with Horizontal(classes="row"):
                     yield Label("Rules", classes="name")
-                    yield Select([(p, p) for p in PRESETS], value=self.preset,
-                                 allow_blank=False, compact=True, id="preset")
+                    yield Choice([(p, p) for p in PRESETS], value=self.preset, id="preset")
                 yield Static(PRESET_DESCRIPTIONS[self.preset], id="preset-description",
                              classes="line")
                 with Horizontal(classes="row"):
                     yield Label("Points to win", classes="name")
                     targets = sorted({*TARGETS, rules.target})
-                    yield Select([(str(t), t) for t in targets], value=rules.target,
-                                 allow_blank=False, compact=True, id="target")
+                    yield Choice([(str(t), t) for t in targets], value=rules.target,
+                                 id="target")
                 with Horizontal(classes="row"):
                     yield Label("Games to win", classes="name")
-                    yield Select([(label, n) for n, label in GAMES],
-                                 value=min(rules.games_to_win, 3), allow_blank=False,
-                                 compact=True, id="games")
+                    yield Choice([(label, n) for n, label in GAMES],
+                                 value=min(rules.games_to_win, 3), id="games")
                 with Horizontal(classes="row"):
                     yield Label("Ace high", classes="name")
                     yield Switch(rules.ace_high, id="ace-high")
                 yield Static("Club options", classes="club-section")
                 with Horizontal(classes="row club-row"):
                     yield Label("Pool", classes="name")
-                    yield Select([(label, v) for v, label in POOLS], value=club.pool or NO_POOL,
-                                 allow_blank=False, compact=True, id="pool")
+                    yield Choice([(label, v) for v, label in POOLS], value=club.pool or NO_POOL,
+                                 id="pool")
                 yield Static(self._pool_text(club.pool or NO_POOL), id="pool-description",
                              classes="line club-explain")
                 with Horizontal(classes="row club-row"):
@@ -161,25 +159,25 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
     def _pool_text(pool: str) -> str:
         return POOL_RULE_DESCRIPTIONS.get(pool, NO_POOL_TEXT)
 
-    @on(Select.Changed, "#pool")
-    def _pool_changed(self, event: Select.Changed) -> None:
+    @on(Choice.Changed, "#pool")
+    def _pool_changed(self, event: Choice.Changed) -> None:
         self.query_one("#pool-description", Static).update(self._pool_text(str(event.value)))
 
-    @on(Select.Changed, "#preset")
-    def _preset_changed(self, event: Select.Changed) -> None:
+    @on(Choice.Changed, "#preset")
+    def _preset_changed(self, event: Choice.Changed) -> None:
         preset = str(event.value)
         if preset == self._shown_preset:
-            return  # (Select also says "changed" when it shows its first value)
+            return
         self._shown_preset = preset
         rules = PRESETS[preset]
         self.query_one("#preset-description", Static).update(PRESET_DESCRIPTIONS[preset])
-        self.query_one("#target", Select).value = rules.target
-        self.query_one("#games", Select).value = min(rules.games_to_win, 3)
+        self.query_one("#target", Choice).value = rules.target
+        self.query_one("#games", Choice).value = min(rules.games_to_win, 3)
         self.query_one("#ace-high", Switch).value = rules.ace_high
 
     def club_options(self) -> ClubOptions:
         """The club options as set; ClubOptionsError if the stake is not a number."""
-        pool = str(self.query_one("#pool", Select).value)
+        pool = str(self.query_one("#pool", Choice).value)
         flags = {attr: self.query_one(f"#{sid}", Switch).value for sid, _, attr, _ in SWITCHES}
         return ClubOptions(
             pool=None if pool == NO_POOL else pool,
@@ -189,7 +187,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
 
     def options(self) -> TableOptions:
         def value(name: str) -> object:
-            return self.query_one(f"#{name}", Select).value
+            return self.query_one(f"#{name}", Choice).value
 
         return options_from(
             str(value("preset")), int(str(value("target"))), int(str(value("games"))),
@@ -226,12 +224,9 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         self.dismiss(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter is left to an open list (it picks) and to a focused button (it presses)."""
+        """Enter is left to a focused button (it presses)."""
         if action == "create_on_enter":
-            focused = self.focused
-            if isinstance(focused, Button):
-                return False
-            return not any(s.expanded for s in self.query(Select))
+            return not isinstance(self.focused, Button)
         return True
 
     def action_create_on_enter(self) -> None:

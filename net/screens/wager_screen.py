@@ -14,8 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Static
 
+from ecarte_tui.ui.widgets.choice import Choice
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.club.clubhouse.purse import LedgerError
 from net.screens.money_text import chips
@@ -68,8 +69,8 @@ class WagerScreen(ModalScreen[str | None]):
                          classes="line wager-note")
             with Horizontal(classes="row"):
                 yield Label("On", classes="name")
-                yield Select([(n, i) for i, n in enumerate(self.names)], value=0,
-                             allow_blank=False, compact=True, id="wager-on")
+                yield Choice([(n, i) for i, n in enumerate(self.names)], value=0,
+                             id="wager-on")
             with Horizontal(classes="row"):
                 yield Label("Chips", classes="name")
                 yield OrderedInput(type="integer", max_length=6, compact=True, placeholder="amount",
@@ -94,7 +95,7 @@ class WagerScreen(ModalScreen[str | None]):
         except ValueError:
             self._show_error("type how many chips to wager")
             return
-        seat = int(str(self.query_one("#wager-on", Select).value))
+        seat = self.query_one("#wager-on", Choice).value
         try:
             done = self.place(seat, amount)
         except LedgerError as e:

@@ -141,11 +141,13 @@ class DialogHost(EcarteApp):
 
 
 async def _set_club(pilot, screen: NewTableScreen, **values) -> None:
-    from textual.widgets import Input, Select, Switch
+    from textual.widgets import Input, Switch
+
+    from ecarte_tui.ui.widgets.choice import Choice
 
     for key, value in values.items():
         if key == "pool":
-            screen.query_one("#pool", Select).value = value
+            screen.query_one("#pool", Choice).value = value
         elif key == "stake":
             screen.query_one("#stake", Input).value = value
         else:

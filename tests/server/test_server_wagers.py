@@ -52,14 +52,9 @@ async def wager(seat: Seat, amount: int, on_b: bool = False) -> None:
     await seat.wait_for("A wager on game 1")
     await seat.quiet(0.1)
     if on_b:
-        seat.press(b"\t")  # from the amount back... to the button; the player is a Select
-        seat.press(SHIFT_TAB)
-        seat.press(SHIFT_TAB)
+        seat.press(SHIFT_TAB)  # from the amount back to the player wagered on
         await seat.quiet(0.1)
-        seat.press(b"\r")  # open the list
-        await seat.quiet(0.1)
-        seat.press(b"\x1b[B")  # down to B
-        seat.press(b"\r")
+        seat.press(b"\x1b[C")  # → the other player
         await seat.quiet(0.1)
         seat.press(b"\t")  # to the amount
         await seat.quiet(0.1)
