@@ -6,17 +6,19 @@ created. The dialog scrolls on a short terminal, so every option stays reachable
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, Switch
+from textual.widgets import Button, Input, Label, Static
 
 from ecarte_tui.engine import PRESET_DESCRIPTIONS, PRESETS, RulesError
 from ecarte_tui.ui.players import bot_levels
+from ecarte_tui.ui.screens.breakpoints import start_with_breakpoints
 from ecarte_tui.ui.widgets.choice import Choice
 from ecarte_tui.ui.widgets.ordered_input import OrderedInput
 from net.club import BOT_PREFIX, TableOptions
@@ -31,13 +33,24 @@ NO_POOL = "none"
 POOLS = ((NO_POOL, "none: two players"), ("loser_out", "001: loser out"),
          ("two_in_row", "003: two in a row"))
 NO_POOL_TEXT = "No pool: the two players keep their seats for the whole match."
-# (switch id, label, ClubOptions field, what it does, its source)
+# the yes-or-no club options: (field id, caption, ClubOptions field, what it does, its source)
 SWITCHES = (
     ("wagers", "Wagers", "wagers", "the gallery bets on each game (004)"),
     ("french", "French rule", "french_rule", "a loser's adviser takes his seat (003)"),
     ("backers", "Backers see", "backers_see_hand", "a player may show his backers his hand"),
     ("jdr", "Jeux de règle", "jeux_de_regle", "no proposal on a jeu de règle (004)"),
 )
+
+
+YES_NO = (("no", False), ("yes", True))
+CAPTION_WIDTH = 16
+
+
+def field(caption: str, options: Sequence[tuple[str, Any]], value: object, fid: str,
+          note: str = "", club: bool = False) -> Choice[Any]:
+    """One row of the dialog: its name, its value, what it does."""
+    return Choice(options, value, caption=caption, caption_width=CAPTION_WIDTH, note=note,
+                  id=fid, classes="row club-row" if club else "row")
 
 
 def opponent_choices() -> list[tuple[str, str]]:
@@ -93,6 +106,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         self.like = like
         self.club = like.club if like else ClubOptions()
         self._shown_preset = self.preset
+        start_with_breakpoints(self)
 
     def compose(self) -> ComposeResult:
         rules = PRESETS[self.preset]
@@ -108,31 +122,19 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
             yield Static("A new table", classes="title")
             # not a focus stop of its own: moving the focus scrolls the field into view
             with VerticalScroll(id="new-table-scroll", can_focus=False):
-                with Horizontal(classes="row"):
-                    yield Label("Opponent", classes="name")
-                    yield Choice(choices, value=opponent, id="opponent")
-                with Horizontal(classes="row"):
-                    yield Label("Rules", classes="name")
-                    yield Choice([(p, p) for p in PRESETS], value=self.preset, id="preset")
+                yield field("Opponent", choices, opponent, "opponent")
+                yield field("Rules", [(p, p) for p in PRESETS], self.preset, "preset")
                 yield Static(PRESET_DESCRIPTIONS[self.preset], id="preset-description",
                              classes="line")
-                with Horizontal(classes="row"):
-                    yield Label("Points to win", classes="name")
-                    targets = sorted({*TARGETS, rules.target})
-                    yield Choice([(str(t), t) for t in targets], value=rules.target,
-                                 id="target")
-                with Horizontal(classes="row"):
-                    yield Label("Games to win", classes="name")
-                    yield Choice([(label, n) for n, label in GAMES],
-                                 value=min(rules.games_to_win, 3), id="games")
-                with Horizontal(classes="row"):
-                    yield Label("Ace high", classes="name")
-                    yield Switch(rules.ace_high, id="ace-high")
+                targets = sorted({*TARGETS, rules.target})
+                yield field("Points to win", [(str(t), t) for t in targets], rules.target,
+                            "target")
+                yield field("Games to win", [(label, n) for n, label in GAMES],
+                            min(rules.games_to_win, 3), "games")
+                yield field("Ace high", YES_NO, rules.ace_high, "ace-high")
                 yield Static("Club options", classes="club-section")
-                with Horizontal(classes="row club-row"):
-                    yield Label("Pool", classes="name")
-                    yield Choice([(label, v) for v, label in POOLS], value=club.pool or NO_POOL,
-                                 id="pool")
+                yield field("Pool", [(label, v) for v, label in POOLS], club.pool or NO_POOL,
+                            "pool", club=True)
                 yield Static(self._pool_text(club.pool or NO_POOL), id="pool-description",
                              classes="line club-explain")
                 with Horizontal(classes="row club-row"):
@@ -142,10 +144,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                     yield Label(f"chips a point, 0 to {MAX_STAKE} (004)",
                                 classes="club-explain")
                 for sid, label, attr, text in SWITCHES:
-                    with Horizontal(classes="row club-row"):
-                        yield Label(label, classes="name")
-                        yield Switch(bool(getattr(club, attr)), id=sid)
-                        yield Label(text, classes="club-explain")
+                    yield field(label, YES_NO, bool(getattr(club, attr)), sid, text, club=True)
             yield Static(id="new-table-error", classes="club-error")
             with Horizontal(classes="buttons"):
                 yield Button("Create  ⏎", id="create", variant="primary")
@@ -173,12 +172,13 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         self.query_one("#preset-description", Static).update(PRESET_DESCRIPTIONS[preset])
         self.query_one("#target", Choice).value = rules.target
         self.query_one("#games", Choice).value = min(rules.games_to_win, 3)
-        self.query_one("#ace-high", Switch).value = rules.ace_high
+        self.query_one("#ace-high", Choice).value = rules.ace_high
 
     def club_options(self) -> ClubOptions:
         """The club options as set; ClubOptionsError if the stake is not a number."""
         pool = str(self.query_one("#pool", Choice).value)
-        flags = {attr: self.query_one(f"#{sid}", Switch).value for sid, _, attr, _ in SWITCHES}
+        flags = {attr: bool(self.query_one(f"#{sid}", Choice).value)
+                 for sid, _, attr, _ in SWITCHES}
         return ClubOptions(
             pool=None if pool == NO_POOL else pool,
             stake=stake_of(self.query_one("#stake", Input).value),
@@ -191,7 +191,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
 
         return options_from(
             str(value("preset")), int(str(value("target"))), int(str(value("games"))),
-            self.query_one("#ace-high", Switch).value, str(value("opponent")),
+            bool(self.query_one("#ace-high", Choice).value), str(value("opponent")),
             self.club_options(),
         )
 

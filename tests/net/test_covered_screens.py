@@ -62,3 +62,56 @@ async def resized_under(app: Stack, pilot: Pilot[None], screen: Screen[None]) ->
     await pilot.resize_terminal(100, 30)
     await pilot.pause()
     await pilot.pause()
+
+
+class Styled(Screen[None]):
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (90, "-wide")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        from ecarte_tui.ui.screens.breakpoints import start_with_breakpoints
+
+        start_with_breakpoints(self)
+
+    def compose(self) -> ComposeResult:
+        yield Static("styled", id="styled")
+
+
+async def test_a_pushed_screen_is_styled_once_and_again_when_it_resumes(monkeypatch):
+    from textual.css.stylesheet import Stylesheet
+
+    styled: list[str] = []
+    apply = Stylesheet.apply
+
+    def counting(self: Stylesheet, node: object, *args: object, **kwargs: object) -> None:
+        if getattr(node, "id", None) == "styled":
+            styled.append("x")
+        apply(self, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", counting)
+    app = Stack()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = Styled()
+        assert screen.has_class("-narrow") and not screen.has_class("-wide")
+        await app.push_screen(screen)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(styled) == 1, "styled again when it first resumed or by its breakpoints"
+        await app.push_screen(Cover())
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen is screen and len(styled) == 1  # (Textual: no restyle on a pop)
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await pilot.pause()
+        assert len(styled) == 2, "a theme's change did not reach it"
+
+
+def test_the_breakpoint_classes_are_the_widest_that_fit():
+    from ecarte_tui.ui.screens.breakpoints import breakpoint_classes
+
+    points = [(0, "-short"), (24, "-normal"), (34, "-tall")]
+    assert breakpoint_classes(23, points) == {"-short": True, "-normal": False, "-tall": False}
+    assert breakpoint_classes(24, points) == {"-short": False, "-normal": True, "-tall": False}
+    assert breakpoint_classes(60, points) == {"-short": False, "-normal": False, "-tall": True}

@@ -14,10 +14,13 @@ from net.screens.new_table_screen import NewTableScreen
 
 
 def _reversed(choice: Choice) -> bool:
-    """Drawn as focused: a bar of the theme's primary colour, which no other field of the
-    dialog has (within a unit of rounding)."""
-    bg = choice.styles.background
+    """Drawn as focused: its value (``◂ … ▸``, as the widget draws its line) on a bar of
+    the theme's primary colour, which no other field of the dialog has (within a unit of
+    rounding)."""
     primary = Color.parse(choice.app.current_theme.primary)
+    value = next(seg for seg in choice.render_line(0) if "◂" in seg.text)
+    assert value.style is not None and value.style.bgcolor is not None
+    bg = Color.from_rich_color(value.style.bgcolor)
     return max(abs(a - b) for a, b in zip(bg.rgb, primary.rgb, strict=True)) <= 2
 
 

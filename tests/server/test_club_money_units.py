@@ -141,17 +141,15 @@ class DialogHost(EcarteApp):
 
 
 async def _set_club(pilot, screen: NewTableScreen, **values) -> None:
-    from textual.widgets import Input, Switch
+    from textual.widgets import Input
 
     from ecarte_tui.ui.widgets.choice import Choice
 
     for key, value in values.items():
-        if key == "pool":
-            screen.query_one("#pool", Choice).value = value
-        elif key == "stake":
+        if key == "stake":
             screen.query_one("#stake", Input).value = value
-        else:
-            screen.query_one(f"#{key}", Switch).value = value
+        else:  # the pool, and the yes-or-no options
+            screen.query_one(f"#{key}", Choice).value = value
     await pilot.pause()
 
 

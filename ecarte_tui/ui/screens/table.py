@@ -60,6 +60,7 @@ from ..widgets.steady_footer import SteadyFooter
 from ..widgets.table_dialog import DialogContent, DialogLine, TableDialog
 from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from ..widgets.top_bar import TopBar
+from .breakpoints import start_with_breakpoints
 
 WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
 GAME_ACTIONS = frozenset(
@@ -170,6 +171,7 @@ class TableScreen(Screen[None]):
         """``on_watching`` runs once the screen receives the table's updates; ``view_seat``
         (a watcher only): the seat whose view, hand included, this watcher is shown."""
         super().__init__()
+        start_with_breakpoints(self)
         self._on_watching = on_watching
         self.table = table
         self.seat = seat

@@ -3,7 +3,9 @@ through the values, the first letter or digit of one jumps to it.
 
 Textual's ``Select`` is four widgets and an overlay list; six of them made half the cost of
 serving the club's new-table dialog, a stall every player at the same server felt. A field
-with a few values needs none of that: this is one widget that draws one line.
+with a few values needs none of that: this is one widget that draws one line. With a
+``caption`` (and a ``note``) it is a whole row of a dialog, its name, value and what it
+does, where a Horizontal, two Labels and a Switch were four widgets to style and lay out.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -38,7 +41,22 @@ class Choice(Widget, Generic[V], can_focus=True):
         color: $background;
         text-style: bold;
     }
+    Choice.-captioned:focus {
+        background: $surface;
+        color: $foreground;
+        text-style: none;
+    }
+    Choice.-captioned:focus > .choice--value {
+        background: $primary;
+        color: $background;
+        text-style: bold;
+    }
+    Choice > .choice--note {
+        color: $foreground 75%;
+        text-style: italic;
+    }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"choice--value", "choice--note"}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "Previous", show=False),
         Binding("right,space", "step(1)", "Next", show=False),
@@ -59,11 +77,19 @@ class Choice(Widget, Generic[V], can_focus=True):
             return self.choice
 
     def __init__(self, options: Sequence[tuple[str, V]], value: V, *,
+                 caption: str = "", caption_width: int = 0, note: str = "",
                  id: str | None = None, classes: str | None = None) -> None:
+        """``caption`` (padded to ``caption_width`` cells) before the value, ``note`` after."""
         if not options:
             raise ValueError("a choice needs at least one option")
+        if caption or note:  # (given to Widget: a class added later would restyle it at once)
+            classes = f"{classes or ''} -captioned".strip()
         super().__init__(id=id, classes=classes)
         self.options: tuple[tuple[str, V], ...] = tuple(options)
+        self.caption = caption.ljust(caption_width)
+        self.note = note
+        # the value's cells: as wide as the widest label, so that the note never moves
+        self._value_width = max(cell_len(label) for label, _ in self.options) + 4
         self.set_reactive(Choice.index, self._index_of(value))
 
     def _index_of(self, value: V) -> int:
@@ -90,15 +116,32 @@ class Choice(Widget, Generic[V], can_focus=True):
 
     def render(self) -> Text:
         many = len(self.options) > 1
-        return Text.assemble("◂ " if many else "  ", self.label, " ▸" if many else "")
+        shown = Text.assemble("◂ " if many else "  ", self.label, " ▸" if many else "")
+        if not self.has_class("-captioned"):
+            return shown
+        shown.stylize(self.get_component_rich_style("choice--value", partial=True))
+        text = Text(self.caption, end="")
+        text.append_text(shown)
+        if self.note:
+            text.append(" " * (self._value_width - shown.cell_len + 2))
+            text.append(self.note, self.get_component_rich_style("choice--note", partial=True))
+        return text
 
     def action_step(self, by: int) -> None:
         self.index = (self.index + by) % len(self.options)
 
     def on_click(self, event: events.Click) -> None:
-        """A click on the left half steps back, elsewhere forward."""
+        """A click on the left half of the value steps back, right of it forward; on the
+        caption it only focuses the field."""
         self.focus()
-        self.action_step(-1 if event.x < self.size.width // 2 else 1)
+        start = cell_len(self.caption)
+        if event.x < start:
+            return
+        if self.has_class("-captioned"):
+            middle = start + cell_len(self.label) // 2 + 2
+        else:
+            middle = self.size.width // 2
+        self.action_step(-1 if event.x < middle else 1)
 
     def on_key(self, event: events.Key) -> None:
         """A letter or digit jumps to the next value whose label starts with it."""
