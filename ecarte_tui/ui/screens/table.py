@@ -58,7 +58,7 @@ from ..widgets.opponent_hand import OpponentHand
 from ..widgets.prompt_bar import PromptBar
 from ..widgets.steady_footer import SteadyFooter
 from ..widgets.table_dialog import DialogContent, DialogLine, TableDialog
-from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from ..widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall, too_small_text
 from ..widgets.top_bar import TopBar
 from .breakpoints import start_with_breakpoints
 
@@ -212,7 +212,8 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ building
 
     def compose(self) -> ComposeResult:
-        yield TooSmall(id="too-small")
+        width, height = self.app.size
+        yield TooSmall(too_small_text(width, height, self._too_small_keys()), id="too-small")
         # (before the table: Textual numbers a container's children from the last, so a box
         # after the table renumbered the whole table when shown or hidden, and the screen
         # was drawn again whole; on its own layer the box is still on top)
@@ -245,10 +246,13 @@ class TableScreen(Screen[None]):
         """Called by the table, possibly from another app's task: only queue a message."""
         self.post_message(TableChanged(update))
 
-    def on_resize(self, event: Resize) -> None:
+    def _too_small_keys(self) -> str:
         from .hand_over import quit_word
 
-        keys = f"The game waits until then: q {quit_word(self.app).lower()} · ? help"
+        return f"The game waits until then: q {quit_word(self.app).lower()} · ? help"
+
+    def on_resize(self, event: Resize) -> None:
+        keys = self._too_small_keys()
         self.query_one(TooSmall).show_size(event.size.width, event.size.height, keys)
         box = self._dialog
         if box is not None:  # an open box hides with the table, and comes back with it

@@ -20,5 +20,15 @@ def too_small_text(width: int, height: int, keys: str = "") -> str:
 class TooSmall(Static):
     """A plain message; the screen keeps its text up to date on every resize."""
 
+    def __init__(self, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id)
+        self._text = text
+
     def show_size(self, width: int, height: int, keys: str = "") -> None:
-        self.update(too_small_text(width, height, keys))
+        """The message for this size. The same text is not set again: an update lays the
+        whole screen out again, hidden as the message is while the table fits (one
+        layout more for every table a server opened)."""
+        text = too_small_text(width, height, keys)
+        if text != self._text:
+            self._text = text
+            self.update(text)
