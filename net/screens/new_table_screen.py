@@ -34,7 +34,7 @@ POOLS = ((NO_POOL, "none: two players"), ("loser_out", "001: loser out"),
          ("two_in_row", "003: two in a row"))
 NO_POOL_TEXT = "No pool: the two players keep their seats for the whole match."
 # the yes-or-no club options: (field id, caption, ClubOptions field, what it does, its source)
-SWITCHES = (
+YES_NO_OPTIONS = (
     ("wagers", "Wagers", "wagers", "the gallery bets on each game (004)"),
     ("french", "French rule", "french_rule", "a loser's adviser takes his seat (003)"),
     ("backers", "Backers see", "backers_see_hand", "a player may show his backers his hand"),
@@ -143,7 +143,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
                                 id="stake")
                     yield Label(f"chips a point, 0 to {MAX_STAKE} (004)",
                                 classes="club-explain")
-                for sid, label, attr, text in SWITCHES:
+                for sid, label, attr, text in YES_NO_OPTIONS:
                     yield field(label, YES_NO, bool(getattr(club, attr)), sid, text, club=True)
             yield Static(id="new-table-error", classes="club-error")
             with Horizontal(classes="buttons"):
@@ -178,7 +178,7 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         """The club options as set; ClubOptionsError if the stake is not a number."""
         pool = str(self.query_one("#pool", Choice).value)
         flags = {attr: bool(self.query_one(f"#{sid}", Choice).value)
-                 for sid, _, attr, _ in SWITCHES}
+                 for sid, _, attr, _ in YES_NO_OPTIONS}
         return ClubOptions(
             pool=None if pool == NO_POOL else pool,
             stake=stake_of(self.query_one("#stake", Input).value),
