@@ -6,7 +6,8 @@ Textual's blank first screen under its one screen (the lobby, a table): each lob
 or waiting room a player opened laid out that blank screen and redrew the whole new screen
 a second time (449 layouts of it against 354 of the tables in a 40-session bench). A screen
 wholly covered has nothing to show; when it comes back, Textual's ScreenResume lays it out
-at the size of the moment. Screens under a dialog (which is see-through) are still resized.
+at the size of the moment. Screens under a dialog (which is see-through) are still resized,
+unless the size is the one they are laid out at and nothing of theirs waits for a layout.
 
 And a screen's first ScreenResume, which Textual sends every screen it pushes, styles the
 whole screen again, just after its widgets were styled as they were mounted: a third of the
