@@ -76,6 +76,8 @@ async def play_round(lt, seats: dict[str, Seat], n: int) -> str:
     await w.wait_for("You wait your turn in the pool")
     table = lt.table
     w.client.watch_for_leaks(SeenCards(table), None)
+    frames_before = w.client.frames_checked
+    w.client.labels_seen.clear()
 
     def next_round(lt) -> None:  # this round only: the next one is another table
         if lt.table is not table:
@@ -83,7 +85,9 @@ async def play_round(lt, seats: dict[str, Seat], n: int) -> str:
 
     lt.listeners.append(next_round)
     await play_out(table, [seats[p] for p in playing])
-    assert w.client.frames_checked > 3
+    # the check was not vacuous: the one waiting was sent frames showing this round's cards
+    # (how many frames depends on how the server batches them, so only "some" is asserted)
+    assert w.client.frames_checked > frames_before and w.client.labels_seen
     assert w.client.leaks == [], w.client.leaks[0]
     assert table.match.is_over
     return server_round_winner(lt, table)
