@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Protocol
 
@@ -48,6 +48,9 @@ class Update:
     waiting_for: int | None = None  # whose decision the table is waiting for
     draw: FirstDealDraw | None = None
     ready: tuple[bool, bool] = (False, False)  # who has asked for the next hand
+    # a step this seat asked for, refused after the fact: another process wrote first and
+    # the step, checked again against the log, is no longer legal (``Table.retry``)
+    refused: IllegalAction | TableError | None = None
 
 
 Listener = Callable[[Update], None]
@@ -70,6 +73,20 @@ class Journal(Protocol):
 
     def rebuild(self, table: Table) -> None:
         """Make ``table`` the replay of the whole log (``reset_from``), after a lost race."""
+
+
+class DeferredJournal(Journal, Protocol):
+    """A journal that writes without keeping the caller waiting (a database across the
+    network): the step is checked and applied here at once, and shown to nobody until the
+    log has it (``Table.confirm``); after a lost race the journal rebuilds the table and
+    checks the step again (``Table.retry``)."""
+
+    @property
+    def deferring(self) -> bool:
+        """Whether steps are written later now (an event loop runs the writer)."""
+
+    def write_later(self, table: Table, entry: Entry, held: list[Event | None]) -> None:
+        """Write ``entry`` as step ``table.seq`` (applied here already, its publishes held)."""
 
 
 @dataclass
@@ -248,13 +265,16 @@ class Table:
 
         The step is applied here, then written as the log's next step; only then is anyone
         shown it. If another process wrote that step first, the table becomes the log's replay
-        and the step is checked again against it: refused as usual if no longer legal.
+        and the step is checked again against it: refused as usual if no longer legal. A
+        deferred journal writes after this returns (the step is shown when it is written).
         """
         journal = self.journal
         if journal is None:
             self.apply_entry(entry)
             return
-        journal.catch_up(self)
+        deferred = bool(getattr(journal, "deferring", False))
+        if not deferred:
+            journal.catch_up(self)
         for _attempt in range(5):
             self._held = []
             try:
@@ -264,6 +284,10 @@ class Table:
                 self._held = None
             if not held:
                 return  # nothing changed (e.g. asking twice for the next hand)
+            if deferred:
+                self.seq += 1
+                journal.write_later(self, entry, held)  # type: ignore[attr-defined]
+                return
             if journal.append(self, entry):
                 self.seq += 1
                 for event in held:
@@ -271,6 +295,29 @@ class Table:
                 return
             journal.rebuild(self)
         raise TableError("the table is busy: try again")
+
+    def confirm(self, held: list[Event | None], stored: bool) -> None:
+        """A deferred step is in the log: show it. ``stored`` False: later steps of this
+        process are still on their way, so the state here is theirs and is not stored."""
+        self._replaying = not stored
+        try:
+            for event in held:
+                self._publish(event)
+        finally:
+            self._replaying = False
+
+    def retry(self, entry: Entry) -> None:
+        """A deferred step that lost its race, checked again against the log's replay; its
+        seat is told if it is refused now."""
+        try:
+            self._step(entry)
+        except (IllegalAction, TableError) as e:
+            self.refuse(entry[1], e)
+
+    def refuse(self, seat: int, why: IllegalAction | TableError) -> None:
+        for w in list(self._watchers):
+            if w.seat == seat:
+                w.callback(replace(self.update(seat), refused=why))
 
     def apply_entry(self, entry: Entry) -> None:
         """One step by its log entry (this process's, or another's when catching up)."""

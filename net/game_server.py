@@ -92,6 +92,8 @@ class GameServer:
 
     async def start(self) -> GameServer:
         """Bring back every unfinished table, then listen."""
+        if self.club.node is not None:
+            await self.club.node.open()
         self.broken = self.club.restore()
         for code in self.broken:
             log.error("table %s could not be restored: its record is broken", code)

@@ -355,25 +355,31 @@ class Club:
             pool_tables.persist(self, lt, table)
             return
         m = table.match
-        status = "finished" if m.is_over else "playing"
-        winner = None
-        if m.is_over and m.match_winner is not None:
-            winner = lt.seats[m.match_winner].player_id
         if self.node is not None and table.journal is not None:
+            if getattr(table.journal, "stored_seq", None) == table.seq:
+                pass  # written with the step (net/club_sync/journal.py)
             # only the replay of the whole log may be stored: a node that replayed an older
             # step (it joined, or it is catching up) must not write over a newer record
-            if not self.node.sync.save_if_current(lt.code, table.seq, table.record_text(),
-                                                  status, winner):
+            elif not self.node.sync.save_if_current(lt.code, table.seq,
+                                                    *self.record_row(lt, table)):
                 return
         else:
-            self.store.save_table(lt.code, ecn=table.record_text(), status=status,
-                                  winner=winner)
+            ecn, status, winner = self.record_row(lt, table)
+            self.store.save_table(lt.code, ecn=ecn, status=status, winner=winner)
         if self.house is not None:
             self.house.table_moved(lt, table)
         if m.is_over and not lt.finished:
             lt.finished = True
             self._archive(lt, table)
             self._lobby_changed()
+
+    def record_row(self, lt: LiveTable, table: Table) -> tuple[str, str, str | None]:
+        """The table as its row stores it: (ECN, status, the winner's player id or None)."""
+        m = table.match
+        winner = None
+        if m.is_over and m.match_winner is not None:
+            winner = lt.seats[m.match_winner].player_id
+        return table.record_text(), "finished" if m.is_over else "playing", winner
 
     def _archive(self, lt: LiveTable, table: Table) -> None:
         if self.archive_dir is None:

@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 
 from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
-from net.club_sync.journal import StoreJournal
+from net.club_sync.journal import DeferredStoreJournal, StoreJournal
 from net.club_sync.local_wake import LocalWake
-from net.club_sync.sync_store import NOTE_SEP, WATCHERS, SyncStore
+from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, SyncStore
 
 if TYPE_CHECKING:
     from net.club import Club, LiveTable
+    from net.club_sync.async_log import AsyncLog
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +65,21 @@ class ClubNode:
         self._ids = sync.last_ids()
         self._tasks: list[asyncio.Task[None]] = []
         self._local_wake: LocalWake | None = None
+        self.alog: AsyncLog | None = None  # PostgreSQL: the moves' statements, awaited
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
     # ------------------------------------------------------------------ running
+
+    async def open(self) -> None:
+        """On PostgreSQL, the pool of async connections the tables' moves are written with
+        (before the tables are restored, so that theirs are too)."""
+        url = self.sync.listen_url
+        if url is not None and self.alog is None:
+            from net.club_sync.async_log import AsyncLog
+
+            alog = AsyncLog(url)
+            await alog.open()
+            self.alog = alog
 
     def start(self) -> None:
         self._wake = asyncio.Event()
@@ -87,11 +100,27 @@ class ClubNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self._tasks = []
+        await self._drain_tables()
+        if self.alog is not None:
+            await self.alog.close()
+            self.alog = None
         if self._local_wake is not None:
             self.sync.after_write = None
             self._local_wake.close()
             self._local_wake = None
         self.sync.release(self.name)
+
+    async def _drain_tables(self, timeout: float = 5.0) -> None:
+        """The steps still being written, written (unless the store is gone for good)."""
+        journals = [lt.table.journal for lt in self.club.tables.values()
+                    if lt.table is not None and isinstance(lt.table.journal, DeferredStoreJournal)]
+        waits = [j.drain() for j in journals if j.pending]  # type: ignore[union-attr]
+        if waits:
+            try:
+                async with asyncio.timeout(timeout):
+                    await asyncio.gather(*waits)
+            except TimeoutError:
+                log.error("steps of %d tables were not written before stopping", len(waits))
 
     async def _poll(self) -> None:
         listening = self.sync.listen_url is not None
@@ -113,7 +142,13 @@ class ClubNode:
                     busy_until = loop.time() + WAKE_WINDOW
             self._wake.clear()
             try:
-                if self.read_feed():
+                changes, since = None, self._ids
+                if self.alog is not None:
+                    changes = await self.alog.changes_after(*since)
+                    if since != self._ids:  # read meanwhile (``Club.find``): read again
+                        self._wake.set()
+                        continue
+                if self.read_feed(changes):
                     busy_until = loop.time() + WAKE_WINDOW
             except Exception:  # a bad row must not stop the node from following the club
                 log.exception("reading the club's feed failed")
@@ -148,9 +183,10 @@ class ClubNode:
             except Exception:
                 log.exception("the node's heartbeat failed")
 
-    def read_feed(self) -> bool:
-        """Show what the other nodes wrote since the last read; whether there was any."""
-        log_id, moved, feed_id, feed = self.sync.changes_after(*self._ids)
+    def read_feed(self, changes: Changes | None = None) -> bool:
+        """Show what the other nodes wrote since the last read (read now unless given);
+        whether there was any."""
+        log_id, moved, feed_id, feed = changes or self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
         # (each table on its own: the ids are read, so a failure must not lose the rest)
         for key, steps in moved.items():  # a match's record id: CODE, or CODE.N for a round
@@ -206,8 +242,16 @@ class ClubNode:
             from net.club.pool_tables import round_rules
 
             rules = round_rules(rules)
-        journal = StoreJournal(self.sync, self.name, key, genesis, rules,
-                               moved=lambda: self.club.remote_moved(lt))
+        def moved() -> None:
+            self.club.remote_moved(lt)
+
+        journal: StoreJournal
+        if self.alog is not None and lt.rounds is None:  # (a pool's rounds: written at once)
+            journal = DeferredStoreJournal(self.sync, self.name, key, genesis, rules, self.alog,
+                                           record=lambda t: self.club.record_row(lt, t),
+                                           moved=moved)
+        else:
+            journal = StoreJournal(self.sync, self.name, key, genesis, rules, moved=moved)
         table = journal.replay()
         table.journal = journal
         return table

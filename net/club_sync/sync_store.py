@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from ecarte_tui.table import Entry
 from net.store.club_store import Store
 from net.store.postgres import NOTIFY_CHANNEL, PgConnection
 
 Steps = list[tuple[int, Entry]]
+Changes = tuple[int, dict[str, Steps], int, list[tuple[str, str]]]
+"""What moved since the ids seen last: (last log id, the new steps of each table, last feed
+id, [(table, what changed)])."""
 NOTE_SEP = "|"  # a NOTIFY's payload: "node|code" (the node that wrote), or "code"
 
 WATCHERS = "*"  # the presence row of a table's watchers
@@ -27,8 +31,41 @@ def _entry(text: str) -> Entry:
     return (str(verb), int(seat), str(arg))
 
 
-def _now() -> str:
+def now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# The statements of a move and of reading other nodes' moves, in SQLite's form (PostgreSQL's
+# by ``translate``): sent here synchronously, or awaited by ``async_log.AsyncLog``.
+LOG_INSERT = "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)"
+LOG_AFTER = "SELECT seq, entry FROM table_log WHERE code = ? AND seq > ? ORDER BY seq"
+CHANGES_AFTER = ("SELECT 0, id, code, seq, entry FROM table_log WHERE id > ? "
+                 "UNION ALL SELECT 1, id, code, 0, what FROM club_feed WHERE id > ? "
+                 "ORDER BY 1, 2")
+SAVE_IF_CURRENT = ("UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, winner), "
+                   "updated = ? WHERE code = ? AND "
+                   "(SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?) <= ?")
+
+
+def read_steps(rows: Sequence[Sequence[Any]]) -> Steps:
+    return [(int(s), _entry(text)) for s, text in rows]
+
+
+def read_changes(rows: Sequence[Sequence[Any]], log_id: int, feed_id: int) -> Changes:
+    """The rows of ``CHANGES_AFTER`` sorted out (ids follow commits: every writer holds the
+    club's write lock)."""
+    steps: dict[str, Steps] = {}
+    feed: list[tuple[str, str]] = []
+    for kind, row_id, code, seq, text in rows:
+        if kind == 0:
+            log_id = int(row_id)
+            if int(seq) == 0:  # a genesis: no step to show
+                continue
+            steps.setdefault(str(code), []).append((int(seq), _entry(text)))
+        else:
+            feed_id = int(row_id)
+            feed.append((str(code), str(text)))
+    return log_id, steps, feed_id, feed
 
 
 class SyncStore:
@@ -47,44 +84,25 @@ class SyncStore:
 
     def log_after(self, code: str, seq: int) -> list[tuple[int, Entry]]:
         with self.store._lock:
-            rows = self.store._db.execute(
-                "SELECT seq, entry FROM table_log WHERE code = ? AND seq > ? ORDER BY seq",
-                (code, seq)).fetchall()
-        return [(int(s), _entry(text)) for s, text in rows]
+            rows = self.store._db.execute(LOG_AFTER, (code, seq)).fetchall()
+        return read_steps(rows)
 
     def append_step(self, code: str, seq: int, entry: Entry, node: str) -> bool:
         """Step ``seq`` of ``code``; False when another process wrote that step first."""
         try:
             self._insert_and_notify(
-                "INSERT INTO table_log (code, seq, entry, node, at) VALUES (?, ?, ?, ?, ?)",
-                (code, seq, json.dumps(list(entry)), node, _now()), code, node)
+                LOG_INSERT, (code, seq, json.dumps(list(entry)), node, now_text()), code, node)
         except sqlite3.IntegrityError:
             return False
         self._written()
         return True
 
-    def changes_after(self, log_id: int, feed_id: int
-                      ) -> tuple[int, dict[str, Steps], int, list[tuple[str, str]]]:
-        """What moved since the ids seen last, in one read (on PostgreSQL a round trip holds
-        the node's event loop): (last log id, the new steps of each table, last feed id,
-        [(table, what changed)]). Ids follow commits: every writer holds the write lock."""
+    def changes_after(self, log_id: int, feed_id: int) -> Changes:
+        """What moved since the ids seen last, in one read (on PostgreSQL the node awaits
+        ``AsyncLog.changes_after`` instead: this one holds the event loop for a round trip)."""
         with self.store._lock:
-            rows = self.store._db.execute(
-                "SELECT 0, id, code, seq, entry FROM table_log WHERE id > ? "
-                "UNION ALL SELECT 1, id, code, 0, what FROM club_feed WHERE id > ? "
-                "ORDER BY 1, 2", (log_id, feed_id)).fetchall()
-        steps: dict[str, Steps] = {}
-        feed: list[tuple[str, str]] = []
-        for kind, row_id, code, seq, text in rows:
-            if kind == 0:
-                log_id = int(row_id)
-                if int(seq) == 0:  # a genesis: no step to show
-                    continue
-                steps.setdefault(str(code), []).append((int(seq), _entry(text)))
-            else:
-                feed_id = int(row_id)
-                feed.append((str(code), str(text)))
-        return log_id, steps, feed_id, feed
+            rows = self.store._db.execute(CHANGES_AFTER, (log_id, feed_id)).fetchall()
+        return read_changes(rows, log_id, feed_id)
 
     def last_ids(self) -> tuple[int, int]:
         with self.store._lock:
@@ -144,10 +162,7 @@ class SyncStore:
         its record is the one left whatever the order of the two statements."""
         with self.store._lock:
             cur = self.store._db.execute(
-                "UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, winner), "
-                "updated = ? WHERE code = ? AND "
-                "(SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?) <= ?",
-                (ecn, status, winner, _now(), code, code, seq))
+                SAVE_IF_CURRENT, (ecn, status, winner, now_text(), code, code, seq))
         return cur.rowcount == 1 or self.is_current(code, seq)
 
     def genesis(self, key: str, proposed: str) -> str:
@@ -155,7 +170,7 @@ class SyncStore:
         one first."""
         with self.store._tx() as db:
             db.execute("INSERT OR IGNORE INTO table_log (code, seq, entry, node, at) "
-                       "VALUES (?, 0, ?, 'genesis', ?)", (key, proposed, _now()))
+                       "VALUES (?, 0, ?, 'genesis', ?)", (key, proposed, now_text()))
             row = db.execute("SELECT entry FROM table_log WHERE code = ? AND seq = 0",
                              (key,)).fetchone()
         return str(row[0]) if row else proposed
@@ -172,7 +187,7 @@ class SyncStore:
         with self.store._tx() as db:
             cur = db.execute(
                 f"UPDATE tables SET seat_{col} = ?, name_{col} = ?, updated = ? "
-                f"WHERE code = ? AND seat_{col} IS NULL", (player_id, name, _now(), code))
+                f"WHERE code = ? AND seat_{col} IS NULL", (player_id, name, now_text(), code))
         return cur.rowcount == 1
 
     # ------------------------------------------------------------------ presence

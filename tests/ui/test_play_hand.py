@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ecarte_tui.engine import Phase
+from ecarte_tui.engine import IllegalAction, Phase
+from ecarte_tui.engine.actions import play_card
 from ecarte_tui.ui.screens.table import TableScreen
 
 from .helpers import (
@@ -124,6 +125,28 @@ async def test_an_illegal_card_is_refused_with_its_reason():
         await pilot.press("enter")  # the cursor is on a legal card
         await settle(pilot)
         assert len(table.view(ME).tricks) == 1
+
+
+@run
+async def test_a_move_refused_after_the_fact_is_told_to_its_player():
+    """A club's table on several nodes refuses a move after it was made here when another
+    node's move reached the log first (``Table.retry``): the player reads why, in his words."""
+    table = make_table(seed=1, first_dealer=ME)  # the bot leads the ace of spades
+    app = make_app(table, ScriptedOpponent(decide="play"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = table.view(ME)
+        legal = {a.card for a in view.legal}
+        wrong = next(c for c in view.hand if c not in legal)
+        try:
+            table.submit(ME, play_card(wrong))
+        except IllegalAction as e:
+            table.refuse(ME, e)
+        await settle(pilot)
+        screen = table_screen(app)
+        assert screen.message == "You must head the trick: A♠ is led and you hold K♠"
+        assert table.view(ME) == view  # nothing changed
+        assert "You must head the trick" in str(app.screen.query_one("PromptBar").render())
 
 
 @run

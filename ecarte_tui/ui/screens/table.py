@@ -430,6 +430,11 @@ class TableScreen(Screen[None]):
                 self.message = ""
         if prev is None or prev.view.hand != view.hand:
             self.marked &= set(view.hand)
+        if u.refused is not None:  # the other player's step reached the table first
+            why = u.refused
+            self.message = why.personal(self._label) if isinstance(why, IllegalAction) else (
+                str(why))
+            self.severity = "error"
         self._forget_stale_hint()
         self._drop_note(u)
         self._place_cursor(prev)

@@ -1,0 +1,98 @@
+"""A table's moves on PostgreSQL without holding the event loop: psycopg's ``AsyncConnection``
+from a ``psycopg_pool`` pool, for the statements every move sends (its step in the log, its
+record) and every other node's move reads (the club's feed).
+
+The SQL is ``SyncStore``'s, the statements the synchronous path sends: one body of SQL, two
+ways to wait for it. The rest of the club (seats, presence, leases, purses) stays on the
+synchronous connection: those writes are rare next to moves.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from ecarte_tui.table import Entry
+from net.club_sync.sync_store import (
+    CHANGES_AFTER,
+    LOG_AFTER,
+    NOTE_SEP,
+    SAVE_IF_CURRENT,
+    Changes,
+    Steps,
+    now_text,
+    read_changes,
+    read_steps,
+)
+from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate
+
+log = logging.getLogger(__name__)
+
+POOL_SIZE = (1, 4)  # a worker's connections: one for its moves, more while they pile up
+
+_LOCKED = f"WITH locked AS (SELECT pg_advisory_xact_lock({WRITE_LOCK:d})), "
+_WRITTEN = ("written AS (INSERT INTO table_log (code, seq, entry, node, at) "
+            "SELECT %s, %s, %s, %s, %s FROM locked RETURNING 1) ")
+_NOTIFY = "SELECT pg_notify(%s, %s) FROM written"
+_APPEND = _LOCKED + _WRITTEN + _NOTIFY
+_APPEND_AND_SAVE = (
+    _LOCKED + _WRITTEN + ", saved AS (" + translate(SAVE_IF_CURRENT)
+    + " AND EXISTS (SELECT 1 FROM written)) " + _NOTIFY)
+
+Record = tuple[str, str, str | None]
+"""A table's record as stored with a step: (ECN, status, winner's player id or None)."""
+
+
+class AsyncLog:
+    """The log and feed statements of one node, on a pool opened by :meth:`open`."""
+
+    def __init__(self, url: str) -> None:
+        from psycopg_pool import AsyncConnectionPool
+
+        self.url = url
+        self.pool = AsyncConnectionPool(url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1],
+                                        kwargs={"autocommit": True}, open=False,
+                                        name="ecarte-moves")
+
+    async def open(self) -> None:
+        await self.pool.open(wait=True, timeout=10.0)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def append(self, code: str, seq: int, entry: Entry, node: str,
+                     record: Record | None = None) -> bool:
+        """Step ``seq`` of ``code`` and, with it, the table's record at that step; False when
+        another node wrote that step first.
+
+        One statement, so one transaction that the server runs to its end on its own: under
+        the club's write lock (ids follow commits, as the feed needs), the other nodes woken
+        at commit. In several statements the lock would be held while this loop runs other
+        tasks, one of which may wait for the same lock synchronously: the node would hang."""
+        import psycopg
+
+        args: list[Any] = [code, seq, json.dumps(list(entry)), node, now_text()]
+        sql = _APPEND
+        if record is not None:
+            ecn, status, winner = record
+            sql = _APPEND_AND_SAVE
+            args += [ecn, status, winner, now_text(), code, code, seq]
+        args += [NOTIFY_CHANNEL, f"{node}{NOTE_SEP}{code}"]
+        async with self.pool.connection() as conn:
+            try:
+                await conn.execute(sql, args)
+            except psycopg.errors.UniqueViolation:
+                return False
+        return True
+
+    async def log_after(self, code: str, seq: int) -> Steps:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(translate(LOG_AFTER), (code, seq))
+            return read_steps(await cur.fetchall())
+
+    async def changes_after(self, log_id: int, feed_id: int) -> Changes:
+        """``SyncStore.changes_after``, awaited."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(translate(CHANGES_AFTER), (log_id, feed_id))
+            return read_changes(await cur.fetchall(), log_id, feed_id)

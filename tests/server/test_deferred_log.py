@@ -1,0 +1,159 @@
+"""A table's moves on PostgreSQL written with psycopg's async connection (``AsyncLog``,
+``DeferredStoreJournal``): a move is checked at once, shown when the log has it, stored with
+its record; two nodes writing one step at once write it once, and the loser's seat is told;
+a node's own synchronous writes never wait for its event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from test_club_nodes import ANNA, BRUNO, make_node, step
+
+from ecarte_tui.engine import IllegalAction
+from ecarte_tui.table import Table, Update
+from net.club import Club, TableOptions
+from net.club_sync.journal import DeferredStoreJournal
+from net.club_sync.sync_store import SyncStore
+
+
+async def opened_nodes(url: str, tmp: Path) -> tuple[Club, Club]:
+    one, two = make_node(url, "one", 11, tmp), make_node(url, "two", 12, tmp)
+    for club in (one, two):
+        await club.node.open()  # type: ignore[union-attr]
+    return one, two
+
+
+async def close(*clubs: Club) -> None:
+    for club in clubs:
+        await club.node.stop()  # type: ignore[union-attr]
+        club.store.close()
+
+
+async def settle(*clubs: Club) -> None:
+    """Every node's queued steps written, then every node's feed read (as its poller does)."""
+    for club in clubs:
+        await club.node._drain_tables()  # type: ignore[union-attr]
+    for club in clubs:
+        node = club.node
+        assert node is not None and node.alog is not None
+        node.read_feed(await node.alog.changes_after(*node._ids))
+
+
+async def seated(one: Club, two: Club) -> tuple[Table, Table, str]:
+    lt1, _ = one.create(ANNA, TableOptions("classic", (("target", "3"),)))
+    await settle(one, two)
+    two.sit(lt1.code, BRUNO)
+    await settle(one, two)
+    t1, t2 = one.tables[lt1.code].table, two.tables[lt1.code].table
+    assert t1 is not None and t2 is not None
+    return t1, t2, lt1.code
+
+
+async def test_a_match_on_two_nodes_is_written_off_the_loop(postgres_url, tmp_path):
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    try:
+        t1, t2, code = await seated(one, two)
+        assert isinstance(t1.journal, DeferredStoreJournal)
+        assert isinstance(t2.journal, DeferredStoreJournal)
+        rng = random.Random(5)
+        moves = 0
+        while step({0: t1, 1: t2}, rng) is not None:  # each move on its seat's node
+            moves += 1
+            await settle(one, two)
+            assert t1.record_text() == t2.record_text()
+        assert t1.status == "over"
+        assert one.tables[code].finished and two.tables[code].finished
+        stored = one.store.table(code)
+        assert stored is not None and stored.status == "finished"
+        assert stored.ecn == t1.record_text(), "the record written with the last step"
+        log = SyncStore(one.store).log_after(code, 0)
+        assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
+        assert len(log) == moves, "every move written once"
+        assert t1.journal.replay().record_text() == t1.record_text()  # type: ignore[union-attr]
+    finally:
+        await close(one, two)
+
+
+async def test_a_move_is_shown_only_once_the_log_has_it(postgres_url, tmp_path):
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    try:
+        t1, t2, code = await seated(one, two)
+        rng = random.Random(2)
+        while t1.status != "play" or t1.waiting_for != 0:
+            step({0: t1, 1: t2}, rng)
+            await settle(one, two)
+        shown: list[Update] = []
+        t1.watch(0, shown.append)
+        before = len(shown)
+        action = sorted(t1.match.legal_actions(0), key=str)[0]
+        t1.submit(0, action)
+        assert t1.journal.pending == 1  # type: ignore[union-attr]
+        assert len(shown) == before, "nobody is shown a move the log does not have"
+        await settle(one, two)
+        assert len(shown) > before and shown[-1].event is not None
+        assert str(shown[-1].event.action) == str(action)
+        assert SyncStore(one.store).log_after(code, 0)[-1][1] == ("submit", 0, str(action))
+    finally:
+        await close(one, two)
+
+
+async def test_one_step_written_at_once_on_two_nodes_is_written_once(postgres_url, tmp_path):
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    try:
+        t1, t2, code = await seated(one, two)
+        rng = random.Random(1)
+        while t1.status != "play" or t1.waiting_for is None:
+            step({0: t1, 1: t2}, rng)
+            await settle(one, two)
+        seat = t1.waiting_for
+        legal = sorted(t1.match.legal_actions(seat), key=str)
+        assert len(legal) >= 2
+        before = len(SyncStore(one.store).log_after(code, 0))
+        told: dict[int, list[Update]] = {1: [], 2: []}
+        t1.watch(seat, told[1].append)
+        t2.watch(seat, told[2].append)
+
+        # the same player acts on both nodes before either has read the other's step
+        t1.submit(seat, legal[0])
+        t2.submit(seat, legal[1])
+        await settle(one, two)
+
+        log = SyncStore(one.store).log_after(code, 0)
+        assert len(log) == before + 1, "exactly one of the two was written"
+        won = 1 if log[-1][1] == ("submit", seat, str(legal[0])) else 2
+        assert log[-1][1] == ("submit", seat, str(legal[won - 1]))
+        assert t2.record_text() == t1.record_text(), "the loser shows the winner's step"
+        refused = {n: [u.refused for u in told[n] if u.refused is not None] for n in told}
+        assert refused[won] == []
+        assert len(refused[3 - won]) == 1 and isinstance(refused[3 - won][0], IllegalAction), (
+            "the loser's seat is told its move was refused")
+    finally:
+        await close(one, two)
+
+
+async def test_a_sync_write_while_a_move_is_written_does_not_hang_the_node(
+        postgres_url, tmp_path):
+    """A move's statement holds the club's write lock only while the server runs it: a
+    synchronous write of the same node (its heartbeat) made while the move is on its way
+    waits for the server, never for this event loop (which it blocks)."""
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    try:
+        t1, t2, code = await seated(one, two)
+        one.store._db.execute("SET lock_timeout = '5s'")  # a hang fails instead
+        before = len(SyncStore(one.store).log_after(code, 0))
+        rng = random.Random(3)
+        for turns in range(24):
+            if step({0: t1, 1: t1}, rng) is None:
+                break
+            # the move's statement somewhere on its way: the lock must not be held meanwhile
+            for _ in range(turns % 12):
+                await asyncio.sleep(0)
+            await asyncio.sleep(0.001 * (turns // 12))
+            one.node.beat()  # type: ignore[union-attr]  # the write lock, synchronously
+            await settle(one, two)
+        assert len(SyncStore(one.store).log_after(code, 0)) > before
+        assert t1.record_text() == t2.record_text()
+    finally:
+        await close(one, two)
