@@ -1,10 +1,11 @@
-"""A table's moves on PostgreSQL without holding the event loop: psycopg's ``AsyncConnection``
-from a ``psycopg_pool`` pool, for the statements every move sends (its step in the log, its
-record) and every other node's move reads (the club's feed).
+"""A node's frequent statements on PostgreSQL without holding the event loop: psycopg's
+``AsyncConnection`` from a ``psycopg_pool`` pool, for what every move sends (its step in the
+log, its record), what every other node's move reads (the club's feed) and the heartbeat
+(leases, the whole club's presence).
 
-The SQL is ``SyncStore``'s, the statements the synchronous path sends: one body of SQL, two
-ways to wait for it. The rest of the club (seats, presence, leases, purses) stays on the
-synchronous connection: those writes are rare next to moves.
+The SQL is ``SyncStore``'s where the synchronous path sends the same: one body of SQL, two
+ways to wait for it. Each write is one statement: see ``append``. The rest of the club
+(seats, purses, a pool's rounds) stays on the synchronous connection: rare next to moves.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from typing import Any
 from ecarte_tui.table import Entry
 from net.club_sync.sync_store import (
     CHANGES_AFTER,
+    DROPS_EVERYWHERE,
     LOG_AFTER,
     NOTE_SEP,
+    PRESENCE_EVERYWHERE,
     SAVE_IF_CURRENT,
     Changes,
     Steps,
     now_text,
     read_changes,
+    read_drops,
+    read_presence,
     read_steps,
 )
 from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate
@@ -96,3 +101,39 @@ class AsyncLog:
         async with self.pool.connection() as conn:
             cur = await conn.execute(translate(CHANGES_AFTER), (log_id, feed_id))
             return read_changes(await cur.fetchall(), log_id, feed_id)
+
+    # ------------------------------------------------------------------ the heartbeat
+
+    async def renew(self, node: str, now: float, ttl: float) -> None:
+        """``SyncStore.renew_leases``: this node alive, its leases renewed (one statement)."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "WITH renewed AS (UPDATE leases SET expires = %s WHERE node = %s) "
+                "INSERT INTO nodes (node, beat) VALUES (%s, %s) "
+                "ON CONFLICT (node) DO UPDATE SET beat = excluded.beat",
+                (now + ttl, node, node, now))
+
+    async def take_leases(self, codes: list[str], node: str, now: float, ttl: float
+                          ) -> set[str]:
+        """``SyncStore.take_lease`` for several tables in one statement: those held now."""
+        if not codes:
+            return set()
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "INSERT INTO leases (code, node, expires) "
+                "SELECT code, %s, %s FROM unnest(%s::text[]) AS code "
+                "ON CONFLICT (code) DO UPDATE SET node = excluded.node, "
+                "expires = excluded.expires "
+                "WHERE leases.node = excluded.node OR leases.expires < %s RETURNING code",
+                (node, now + ttl, codes, now))
+            return {str(row[0]) for row in await cur.fetchall()}
+
+    async def presence_everywhere(self, live_since: float) -> dict[str, dict[str, int]]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(translate(PRESENCE_EVERYWHERE), (live_since,))
+            return read_presence(await cur.fetchall())
+
+    async def drops_everywhere(self) -> dict[str, dict[str, float]]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(translate(DROPS_EVERYWHERE))
+            return read_drops(await cur.fetchall())

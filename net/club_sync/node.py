@@ -179,7 +179,10 @@ class ClubNode:
         while True:
             await asyncio.sleep(BEAT_SECONDS)
             try:
-                self.beat()
+                if self.alog is None:
+                    self.beat()
+                else:
+                    await self._beat_async(self.alog)
             except Exception:
                 log.exception("the node's heartbeat failed")
 
@@ -212,18 +215,46 @@ class ClubNode:
     def beat(self) -> None:
         """Renew this node's leases; take the leases of tables whose holder died."""
         self.sync.renew_leases(self.name, self.wall(), LEASE_SECONDS)
-        tables = [lt for lt in list(self.club.tables.values())
-                  if not lt.finished and lt.table is not None]
+        tables = self._live_tables()
         if not tables:
             return
         counts = self.sync.presence_everywhere(self.wall() - LEASE_SECONDS)
         drops = self.sync.drops_everywhere()
+        held = {lt.code for lt in tables if self._leased(lt) and self.holds(lt.code)}
+        self._beaten(tables, counts, drops, held)
+
+    async def _beat_async(self, alog: AsyncLog) -> None:
+        """``beat`` with the pool's statements, none of which holds the event loop."""
+        now = self.wall()
+        await alog.renew(self.name, now, LEASE_SECONDS)
+        tables = self._live_tables()
+        if not tables:
+            return
+        counts = await alog.presence_everywhere(now - LEASE_SECONDS)
+        drops = await alog.drops_everywhere()
+        held = await alog.take_leases([lt.code for lt in tables if self._leased(lt)],
+                                      self.name, now, LEASE_SECONDS)
+        self._beaten([lt for lt in tables if lt.table is not None and not lt.finished],
+                     counts, drops, held)
+
+    def _live_tables(self) -> list[LiveTable]:
+        return [lt for lt in list(self.club.tables.values())
+                if not lt.finished and lt.table is not None]
+
+    @staticmethod
+    def _leased(lt: LiveTable) -> bool:
+        """Whether the table has bots or timers, which run where its lease is."""
+        return any(s.is_bot for s in lt.seats) or lt.rounds is not None
+
+    def _beaten(self, tables: list[LiveTable], counts: dict[str, dict[str, int]],
+                drops: dict[str, dict[str, float]], held: set[str]) -> None:
+        """What the heartbeat read, shown: who came or went, where the bots run."""
         for lt in tables:
             if self.refresh_presence(lt, counts.get(lt.code, {}), drops.get(lt.code, {})):
                 lt.notify()  # e.g. a player whose node died is away now
                 self.club.lobby_changed()
-            if any(s.is_bot for s in lt.seats) or lt.rounds is not None:
-                self.club.lease_changed(lt, self.holds(lt.code))
+            if self._leased(lt):
+                self.club.lease_changed(lt, lt.code in held)
 
     # ------------------------------------------------------------------ tables
 

@@ -46,6 +46,25 @@ SAVE_IF_CURRENT = ("UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, 
                    "updated = ? WHERE code = ? AND "
                    "(SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?) <= ?")
 
+PRESENCE_EVERYWHERE = ("SELECT p.code, p.member, SUM(p.sessions) FROM presence p "
+                       "JOIN nodes n ON n.node = p.node WHERE n.beat >= ? "
+                       "GROUP BY p.code, p.member")
+DROPS_EVERYWHERE = "SELECT code, member, at FROM seat_drops"
+
+
+def read_presence(rows: Sequence[Sequence[Any]]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for code, member, n in rows:
+        out.setdefault(str(code), {})[str(member)] = int(n)
+    return out
+
+
+def read_drops(rows: Sequence[Sequence[Any]]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for code, member, at in rows:
+        out.setdefault(str(code), {})[str(member)] = float(at)
+    return out
+
 
 def read_steps(rows: Sequence[Sequence[Any]]) -> Steps:
     return [(int(s), _entry(text)) for s, text in rows]
@@ -216,14 +235,8 @@ class SyncStore:
         """``presence_of`` for every table at once (the heartbeat's one read, not two per
         table: on PostgreSQL each is a round trip that holds the node's event loop)."""
         with self.store._lock:
-            rows = self.store._db.execute(
-                "SELECT p.code, p.member, SUM(p.sessions) FROM presence p "
-                "JOIN nodes n ON n.node = p.node WHERE n.beat >= ? "
-                "GROUP BY p.code, p.member", (live_since,)).fetchall()
-        out: dict[str, dict[str, int]] = {}
-        for code, member, n in rows:
-            out.setdefault(str(code), {})[str(member)] = int(n)
-        return out
+            rows = self.store._db.execute(PRESENCE_EVERYWHERE, (live_since,)).fetchall()
+        return read_presence(rows)
 
     def drop(self, code: str, member: str, at: float) -> float:
         """The seated ``member`` is away since ``at`` (kept if he was already): since when."""
@@ -246,11 +259,8 @@ class SyncStore:
 
     def drops_everywhere(self) -> dict[str, dict[str, float]]:
         with self.store._lock:
-            rows = self.store._db.execute("SELECT code, member, at FROM seat_drops").fetchall()
-        out: dict[str, dict[str, float]] = {}
-        for code, member, at in rows:
-            out.setdefault(str(code), {})[str(member)] = float(at)
-        return out
+            rows = self.store._db.execute(DROPS_EVERYWHERE).fetchall()
+        return read_drops(rows)
 
     # ------------------------------------------------------------------ leases and nodes
 

@@ -157,3 +157,40 @@ async def test_a_sync_write_while_a_move_is_written_does_not_hang_the_node(
         assert t1.record_text() == t2.record_text()
     finally:
         await close(one, two)
+
+
+async def test_the_heartbeat_on_the_pool_moves_a_lease_and_counts_presence(
+        postgres_url, tmp_path):
+    """The heartbeat's statements through the pool: the holder of a bot table's lease runs
+    its bot; when it stops beating another node takes the lease and the bot; a player's
+    sessions on one node are seen by the other."""
+    from net.club_sync import node as node_module
+
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    now = [1000.0]
+    try:
+        for club in (one, two):
+            club.node.wall = lambda: now[0]  # type: ignore[union-attr]
+            await club.node._beat_async(club.node.alog)  # type: ignore[union-attr]
+        lt1, _ = one.create(ANNA, TableOptions(opponent="bot:random"))
+        one.connected(lt1, 0)  # anna's session on node one
+        await settle(one, two)
+        lt2 = two.tables[lt1.code]
+        assert lt1.bots[1] is not None and lt2.bots[1] is None, "the bot runs on node one"
+        await two.node._beat_async(two.node.alog)  # type: ignore[union-attr]
+        assert lt2.seats[0].sessions == 1, "node two counts anna's session on node one"
+        assert lt2.bots[1] is None, "node one's lease is alive: its bot stays there"
+
+        for b in lt1.bots:  # node one dies: no more heartbeats, no bot
+            if b is not None:
+                b.stop()
+        now[0] += node_module.LEASE_SECONDS + 1
+        await two.node._beat_async(two.node.alog)  # type: ignore[union-attr]
+        assert lt2.bots[1] is not None, "node two took the lease and runs the bot"
+        assert lt2.seats[0].sessions == 0 and lt2.seats[0].dropped_at is not None, (
+            "anna's node is dead: she is away")
+        held = await two.node.alog.take_leases(  # type: ignore[union-attr]
+            [lt1.code], "one", now[0], node_module.LEASE_SECONDS)
+        assert held == set(), "a live holder keeps its lease"
+    finally:
+        await close(one, two)
