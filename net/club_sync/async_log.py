@@ -21,7 +21,6 @@ from net.club_sync.sync_store import (
     LOG_AFTER,
     NOTE_SEP,
     PRESENCE_EVERYWHERE,
-    SAVE_IF_CURRENT,
     Changes,
     Steps,
     now_text,
@@ -36,17 +35,25 @@ log = logging.getLogger(__name__)
 
 POOL_SIZE = (1, 4)  # a worker's connections: one for its moves, more while they pile up
 
-_LOCKED = f"WITH locked AS (SELECT pg_advisory_xact_lock({WRITE_LOCK:d})), "
-_WRITTEN = ("written AS (INSERT INTO table_log (code, seq, entry, node, at) "
-            "SELECT %s, %s, %s, %s, %s FROM locked RETURNING 1) ")
-_NOTIFY = "SELECT pg_notify(%s, %s) FROM written"
-_APPEND = _LOCKED + _WRITTEN + _NOTIFY
-_APPEND_AND_SAVE = (
-    _LOCKED + _WRITTEN + ", saved AS (" + translate(SAVE_IF_CURRENT)
-    + " AND EXISTS (SELECT 1 FROM written)) " + _NOTIFY)
+_APPEND = (
+    f"WITH locked AS (SELECT pg_advisory_xact_lock({WRITE_LOCK:d})), "
+    "steps AS (SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], "
+    "%s::text[], %s::text[]) AS s (code, seq, entry, ecn, status, winner)), "
+    "written AS (INSERT INTO table_log (code, seq, entry, node, at) "
+    "SELECT s.code, s.seq, s.entry, %s, %s FROM steps s, locked ORDER BY s.code "
+    "ON CONFLICT (code, seq) DO NOTHING RETURNING code, seq), "
+    # the record of a step written, unless the log is further on (SyncStore.save_if_current)
+    "saved AS (UPDATE tables t SET ecn = s.ecn, status = s.status, "
+    "winner = COALESCE(s.winner, t.winner), updated = %s "
+    "FROM steps s JOIN written w ON w.code = s.code AND w.seq = s.seq "
+    "WHERE t.code = s.code AND s.ecn IS NOT NULL AND "
+    "(SELECT COALESCE(MAX(l.seq), 0) FROM table_log l WHERE l.code = s.code) <= s.seq) "
+    "SELECT code, seq, pg_notify(%s, %s || code) FROM written")
 
 Record = tuple[str, str, str | None]
 """A table's record as stored with a step: (ECN, status, winner's player id or None)."""
+StepRow = tuple[str, int, Entry, Record | None]
+"""A step to write: (table's log, step number, the step, the table's record at it)."""
 
 
 class AsyncLog:
@@ -66,30 +73,31 @@ class AsyncLog:
     async def close(self) -> None:
         await self.pool.close()
 
-    async def append(self, code: str, seq: int, entry: Entry, node: str,
-                     record: Record | None = None) -> bool:
-        """Step ``seq`` of ``code`` and, with it, the table's record at that step; False when
-        another node wrote that step first.
+    async def append(self, steps: list[StepRow], node: str) -> set[tuple[str, int]]:
+        """Each step (one per table) and, with it, its table's record at that step; the
+        (table, step) written, the others taken first by another node.
 
         One statement, so one transaction that the server runs to its end on its own: under
         the club's write lock (ids follow commits, as the feed needs), the other nodes woken
         at commit. In several statements the lock would be held while this loop runs other
-        tasks, one of which may wait for the same lock synchronously: the node would hang."""
-        import psycopg
-
-        args: list[Any] = [code, seq, json.dumps(list(entry)), node, now_text()]
-        sql = _APPEND
-        if record is not None:
-            ecn, status, winner = record
-            sql = _APPEND_AND_SAVE
-            args += [ecn, status, winner, now_text(), code, code, seq]
-        args += [NOTIFY_CHANNEL, f"{node}{NOTE_SEP}{code}"]
+        tasks, one of which may wait for the same lock synchronously: the node would hang.
+        And one statement for all the tables that moved since the last one: a busy worker's
+        loop takes a while to come back to each statement, and moves would queue behind the
+        pool's connections if each were written on its own."""
+        if not steps:
+            return set()
+        columns: list[list[Any]] = [[], [], [], [], [], []]
+        for step in steps:
+            code, seq, entry, record = step
+            ecn, status, winner = record if record is not None else (None, None, None)
+            for column, value in zip(columns, (code, seq, json.dumps(list(entry)), ecn, status,
+                                               winner), strict=True):
+                column.append(value)
+        at = now_text()
         async with self.pool.connection() as conn:
-            try:
-                await conn.execute(sql, args)
-            except psycopg.errors.UniqueViolation:
-                return False
-        return True
+            cur = await conn.execute(
+                _APPEND, (*columns, node, at, at, NOTIFY_CHANNEL, f"{node}{NOTE_SEP}"))
+            return {(str(code), int(seq)) for code, seq, _ in await cur.fetchall()}
 
     async def log_after(self, code: str, seq: int) -> Steps:
         async with self.pool.connection() as conn:

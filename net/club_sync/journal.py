@@ -17,7 +17,7 @@ from net.club_sync.genesis import TableGenesis
 from net.club_sync.sync_store import Steps, SyncStore
 
 if TYPE_CHECKING:
-    from net.club_sync.async_log import AsyncLog, Record
+    from net.club_sync.async_log import AsyncLog, Record, StepRow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -92,24 +92,55 @@ async def _patiently(call: Callable[..., Awaitable[T]], *args: Any) -> T:
     raise AssertionError("unreachable")
 
 
+class StepWriter:
+    """This node's one writer of its tables' steps on PostgreSQL: each table with a step
+    waiting has its next one in the next statement (``AsyncLog.append``), so a busy worker
+    sends one statement for all the moves made since its last, not one per move."""
+
+    def __init__(self, alog: AsyncLog, node: str) -> None:
+        self.alog, self.node = alog, node
+        self._waiting: dict[DeferredStoreJournal, None] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def want(self, journal: DeferredStoreJournal) -> None:
+        self._waiting[journal] = None
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="table-steps")
+
+    async def _run(self) -> None:
+        try:
+            while self._waiting:
+                batch = list(self._waiting)
+                self._waiting.clear()
+                rows = [j.head_row() for j in batch]
+                written = await _patiently(self.alog.append, rows, self.node)
+                for journal, (code, seq, _entry, _record) in zip(batch, rows, strict=True):
+                    journal.written((code, seq) in written)
+        finally:
+            self._task = None
+
+
 class DeferredStoreJournal(StoreJournal):
-    """The table's log on PostgreSQL through ``AsyncLog``: a step is applied at once and
-    queued; a task writes the queue in order, each step with the table's record at that
-    step, and shows each one when it is written (``Table.confirm``). A step another node
-    wrote first empties the queue: the table becomes the log's replay and every queued step
-    is checked again (``Table.retry``), refused to its seat if no longer legal.
+    """The table's log on PostgreSQL, written by the node's ``StepWriter``: a step is
+    applied at once and queued; the steps are written in order, each with the table's
+    record at that step, and each is shown when it is written (``Table.confirm``). A step
+    another node wrote first empties the queue: the table becomes the log's replay and every
+    queued step is checked again (``Table.retry``), refused to its seat if no longer legal.
 
     ``record`` gives the table's record as stored with a step (None: the steps only)."""
 
     def __init__(self, store: SyncStore, node: str, code: str, genesis: TableGenesis,
-                 rules: Rules, alog: AsyncLog, record: Callable[[Table], Record] | None = None,
+                 rules: Rules, writer: StepWriter,
+                 record: Callable[[Table], Record] | None = None,
                  moved: Callable[[], None] = lambda: None) -> None:
         super().__init__(store, node, code, genesis, rules, moved)
-        self.alog, self.record = alog, record
+        self.writer, self.alog, self.record = writer, writer.alog, record
         self.stored_seq = -1
         """The last step written with the table's record (``Club._persist`` need not)."""
+        self._table: Table | None = None
         self._queue: deque[_Pending] = deque()
-        self._writer: asyncio.Task[None] | None = None
+        self._in_flight = False  # the head of the queue is with the writer
+        self._busy: asyncio.Task[None] | None = None  # reading the log (a replay, a catch-up)
         self._missed = False  # other nodes' steps arrived while this node's were queued
 
     @property
@@ -125,49 +156,79 @@ class DeferredStoreJournal(StoreJournal):
         """Steps applied here and not yet in the log."""
         return len(self._queue)
 
+    @property
+    def idle(self) -> bool:
+        return not self._queue and not self._in_flight and self._busy is None
+
     def write_later(self, table: Table, entry: Entry, held: list[Event | None]) -> None:
+        self._table = table
         record = self.record(table) if self.record is not None else None
         self._queue.append(_Pending(table.seq, entry, held, record))
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(
-                self._write(table), name=f"table-log-{self.code}")
+        self._next()
 
     def catch_up(self, table: Table, read: Steps | None = None) -> None:
-        if self._queue:  # the state here is ahead of the log: read again when written
+        if not self.idle:  # the state here is ahead of the log: read it when written
+            self._table = table
             self._missed = True
             return
         super().catch_up(table, read)
 
-    async def _write(self, table: Table) -> None:
+    def head_row(self) -> StepRow:
+        p = self._queue[0]
+        return (self.code, p.seq, p.entry, p.record)
+
+    def written(self, ok: bool) -> None:
+        """The writer's answer for the head of the queue."""
+        self._in_flight = False
+        table = self._table
+        assert table is not None
+        if ok:
+            p = self._queue.popleft()
+            if p.record is not None:
+                self.stored_seq = p.seq
+            table.confirm(p.held, stored=not self._queue)
+        else:  # another node's step is in the log at that number
+            self._busy = asyncio.get_running_loop().create_task(
+                self._replay(table), name=f"table-replay-{self.code}")
+        self._next()
+
+    def _next(self) -> None:
+        if not (self._in_flight or self._busy is not None):
+            if self._queue:
+                self._in_flight = True
+                self.writer.want(self)
+            elif self._missed and self._table is not None:
+                self._missed = False
+                self._busy = asyncio.get_running_loop().create_task(
+                    self._catch_up(self._table), name=f"table-catch-up-{self.code}")
+
+    async def _replay(self, table: Table) -> None:
+        """After a lost race: the log's replay, then this node's steps checked again (those
+        made while it was read too: they were checked against a state that was not)."""
         try:
-            while self._queue or self._missed:
-                if not self._queue:
-                    self._missed = False
-                    steps = await _patiently(self.alog.log_after, self.code, table.seq)
-                    if not self._queue:
-                        super().catch_up(table, steps)
-                    else:
-                        self._missed = True
-                    continue
-                p = self._queue[0]
-                if await _patiently(self.alog.append, self.code, p.seq, p.entry, self.node,
-                                    p.record):
-                    self._queue.popleft()
-                    if p.record is not None:
-                        self.stored_seq = p.seq
-                    table.confirm(p.held, stored=not self._queue)
-                    continue
-                lost = [q.entry for q in self._queue]
-                self._queue.clear()
-                steps = await _patiently(self.alog.log_after, self.code, 0)
-                table.reset_from(self.replay(table, steps))
-                self.moved()
-                for entry in lost:
-                    table.retry(entry)  # (queued again if still legal)
+            steps = await _patiently(self.alog.log_after, self.code, 0)
         finally:
-            self._writer = None
+            self._busy = None
+        lost = [q.entry for q in self._queue]
+        self._queue.clear()
+        table.reset_from(self.replay(table, steps))
+        self.moved()
+        for entry in lost:
+            table.retry(entry)  # (queued again if still legal)
+        self._next()
+
+    async def _catch_up(self, table: Table) -> None:
+        try:
+            steps = await _patiently(self.alog.log_after, self.code, table.seq)
+        finally:
+            self._busy = None
+        if self._queue:  # steps of this node meanwhile: follow the log once they are in
+            self._missed = True
+        else:
+            super().catch_up(table, steps)
+        self._next()
 
     async def drain(self) -> None:
         """Until every queued step is written (a node stopping)."""
-        while self._writer is not None:
-            await asyncio.shield(self._writer)
+        while not self.idle:
+            await asyncio.sleep(0.005)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
-from net.club_sync.journal import DeferredStoreJournal, StoreJournal
+from net.club_sync.journal import DeferredStoreJournal, StepWriter, StoreJournal
 from net.club_sync.local_wake import LocalWake
 from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, SyncStore
 
@@ -66,6 +66,7 @@ class ClubNode:
         self._tasks: list[asyncio.Task[None]] = []
         self._local_wake: LocalWake | None = None
         self.alog: AsyncLog | None = None  # PostgreSQL: the moves' statements, awaited
+        self.steps: StepWriter | None = None  # ... and the writer of every table's steps
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
     # ------------------------------------------------------------------ running
@@ -79,7 +80,7 @@ class ClubNode:
 
             alog = AsyncLog(url)
             await alog.open()
-            self.alog = alog
+            self.alog, self.steps = alog, StepWriter(alog, self.name)
 
     def start(self) -> None:
         self._wake = asyncio.Event()
@@ -103,7 +104,7 @@ class ClubNode:
         await self._drain_tables()
         if self.alog is not None:
             await self.alog.close()
-            self.alog = None
+            self.alog = self.steps = None
         if self._local_wake is not None:
             self.sync.after_write = None
             self._local_wake.close()
@@ -114,7 +115,7 @@ class ClubNode:
         """The steps still being written, written (unless the store is gone for good)."""
         journals = [lt.table.journal for lt in self.club.tables.values()
                     if lt.table is not None and isinstance(lt.table.journal, DeferredStoreJournal)]
-        waits = [j.drain() for j in journals if j.pending]  # type: ignore[union-attr]
+        waits = [j.drain() for j in journals if not j.idle]  # type: ignore[union-attr]
         if waits:
             try:
                 async with asyncio.timeout(timeout):
@@ -277,8 +278,8 @@ class ClubNode:
             self.club.remote_moved(lt)
 
         journal: StoreJournal
-        if self.alog is not None and lt.rounds is None:  # (a pool's rounds: written at once)
-            journal = DeferredStoreJournal(self.sync, self.name, key, genesis, rules, self.alog,
+        if self.steps is not None and lt.rounds is None:  # (a pool's rounds: written at once)
+            journal = DeferredStoreJournal(self.sync, self.name, key, genesis, rules, self.steps,
                                            record=lambda t: self.club.record_row(lt, t),
                                            moved=moved)
         else:

@@ -194,3 +194,29 @@ async def test_the_heartbeat_on_the_pool_moves_a_lease_and_counts_presence(
         assert held == set(), "a live holder keeps its lease"
     finally:
         await close(one, two)
+
+
+async def test_one_statement_writes_the_steps_of_several_tables_each_on_its_own(
+        postgres_url, tmp_path):
+    """The writer's batch: a step another node took first is not written, and does not keep
+    the other tables' steps from being written; each table's record goes with its step."""
+    from net.club_sync.async_log import AsyncLog
+
+    one, two = await opened_nodes(postgres_url, tmp_path)
+    alog = AsyncLog(postgres_url)
+    await alog.open()
+    try:
+        a, b = (one.create(p, TableOptions())[0].code for p in (ANNA, BRUNO))
+        sync = SyncStore(one.store)
+        assert sync.append_step(a, 1, ("ready", 0, ""), "elsewhere")  # taken first
+        written = await alog.append(
+            [(a, 1, ("ready", 1, ""), ("ecn a", "playing", None)),
+             (b, 1, ("ready", 1, ""), ("ecn b", "playing", None))], "here")
+        assert written == {(b, 1)}
+        assert sync.log_after(a, 0) == [(1, ("ready", 0, ""))], "nothing written twice"
+        assert sync.log_after(b, 0) == [(1, ("ready", 1, ""))]
+        assert one.store.table(b).ecn == "ecn b"  # type: ignore[union-attr]
+        assert one.store.table(a).ecn != "ecn a"  # type: ignore[union-attr]
+    finally:
+        await alog.close()
+        await close(one, two)
