@@ -6,7 +6,9 @@ a node's own synchronous writes never wait for its event loop."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from test_club_nodes import ANNA, BRUNO, make_node, step
@@ -41,6 +43,16 @@ async def settle(*clubs: Club) -> None:
         node.read_feed(await node.alog.changes_after(*node._ids))
 
 
+@contextlib.asynccontextmanager
+async def seated_pair(url: str, tmp: Path) -> AsyncIterator[tuple[Club, Club, Table, Table, str]]:
+    """Two nodes with the pool open, anna at one and bruno at the other of a new table."""
+    one, two = await opened_nodes(url, tmp)
+    try:
+        yield (one, two, *await seated(one, two))
+    finally:
+        await close(one, two)
+
+
 async def seated(one: Club, two: Club) -> tuple[Table, Table, str]:
     lt1, _ = one.create(ANNA, TableOptions("classic", (("target", "3"),)))
     await settle(one, two)
@@ -51,10 +63,18 @@ async def seated(one: Club, two: Club) -> tuple[Table, Table, str]:
     return t1, t2, lt1.code
 
 
+async def play_until_waiting(one: Club, two: Club, t1: Table, t2: Table, seed: int,
+                             seat: int | None = None) -> int:
+    """Moves, each on its seat's node, until the play waits for a decision (``seat``'s)."""
+    rng = random.Random(seed)
+    while t1.status != "play" or t1.waiting_for is None or seat not in (None, t1.waiting_for):
+        step({0: t1, 1: t2}, rng)
+        await settle(one, two)
+    return t1.waiting_for
+
+
 async def test_a_match_on_two_nodes_is_written_off_the_loop(postgres_url, tmp_path):
-    one, two = await opened_nodes(postgres_url, tmp_path)
-    try:
-        t1, t2, code = await seated(one, two)
+    async with seated_pair(postgres_url, tmp_path) as (one, two, t1, t2, code):
         assert isinstance(t1.journal, DeferredStoreJournal)
         assert isinstance(t2.journal, DeferredStoreJournal)
         rng = random.Random(5)
@@ -72,18 +92,11 @@ async def test_a_match_on_two_nodes_is_written_off_the_loop(postgres_url, tmp_pa
         assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
         assert len(log) == moves, "every move written once"
         assert t1.journal.replay().record_text() == t1.record_text()  # type: ignore[union-attr]
-    finally:
-        await close(one, two)
 
 
 async def test_a_move_is_shown_only_once_the_log_has_it(postgres_url, tmp_path):
-    one, two = await opened_nodes(postgres_url, tmp_path)
-    try:
-        t1, t2, code = await seated(one, two)
-        rng = random.Random(2)
-        while t1.status != "play" or t1.waiting_for != 0:
-            step({0: t1, 1: t2}, rng)
-            await settle(one, two)
+    async with seated_pair(postgres_url, tmp_path) as (one, two, t1, t2, code):
+        await play_until_waiting(one, two, t1, t2, seed=2, seat=0)
         shown: list[Update] = []
         t1.watch(0, shown.append)
         before = len(shown)
@@ -95,19 +108,11 @@ async def test_a_move_is_shown_only_once_the_log_has_it(postgres_url, tmp_path):
         assert len(shown) > before and shown[-1].event is not None
         assert str(shown[-1].event.action) == str(action)
         assert SyncStore(one.store).log_after(code, 0)[-1][1] == ("submit", 0, str(action))
-    finally:
-        await close(one, two)
 
 
 async def test_one_step_written_at_once_on_two_nodes_is_written_once(postgres_url, tmp_path):
-    one, two = await opened_nodes(postgres_url, tmp_path)
-    try:
-        t1, t2, code = await seated(one, two)
-        rng = random.Random(1)
-        while t1.status != "play" or t1.waiting_for is None:
-            step({0: t1, 1: t2}, rng)
-            await settle(one, two)
-        seat = t1.waiting_for
+    async with seated_pair(postgres_url, tmp_path) as (one, two, t1, t2, code):
+        seat = await play_until_waiting(one, two, t1, t2, seed=1)
         legal = sorted(t1.match.legal_actions(seat), key=str)
         assert len(legal) >= 2
         before = len(SyncStore(one.store).log_after(code, 0))
@@ -129,8 +134,6 @@ async def test_one_step_written_at_once_on_two_nodes_is_written_once(postgres_ur
         assert refused[won] == []
         assert len(refused[3 - won]) == 1 and isinstance(refused[3 - won][0], IllegalAction), (
             "the loser's seat is told its move was refused")
-    finally:
-        await close(one, two)
 
 
 async def test_a_sync_write_while_a_move_is_written_does_not_hang_the_node(
@@ -138,9 +141,7 @@ async def test_a_sync_write_while_a_move_is_written_does_not_hang_the_node(
     """A move's statement holds the club's write lock only while the server runs it: a
     synchronous write of the same node (its heartbeat) made while the move is on its way
     waits for the server, never for this event loop (which it blocks)."""
-    one, two = await opened_nodes(postgres_url, tmp_path)
-    try:
-        t1, t2, code = await seated(one, two)
+    async with seated_pair(postgres_url, tmp_path) as (one, two, t1, t2, code):
         one.store._db.execute("SET lock_timeout = '5s'")  # a hang fails instead
         before = len(SyncStore(one.store).log_after(code, 0))
         rng = random.Random(3)
@@ -155,8 +156,6 @@ async def test_a_sync_write_while_a_move_is_written_does_not_hang_the_node(
             await settle(one, two)
         assert len(SyncStore(one.store).log_after(code, 0)) > before
         assert t1.record_text() == t2.record_text()
-    finally:
-        await close(one, two)
 
 
 async def test_the_heartbeat_on_the_pool_moves_a_lease_and_counts_presence(
