@@ -259,7 +259,8 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             await asyncio.sleep(self.rng.uniform(*THINK))
             if time.monotonic() >= t.until or self.closed:
                 return
-            move = next_move(self.text(), self.rng)  # still asked? (a dialog may have gone)
+            shown = self.text()
+            move = next_move(shown, self.rng)  # still asked? (a dialog may have gone)
             if move is None or move is DONE:
                 continue
             before = self.received
@@ -270,7 +271,9 @@ class BenchClient(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             answered = await self.wait_data(ANSWER_TIMEOUT)
             if not answered and self.received == before and not self.closed:
                 self.key_sent_at = None
-                t.error(f"no answer to a key ({move.why})")
+                t.error(f"no answer to a key ({move.why})",
+                        f"{move.key!r} pressed on:\n{shown}\n\n{ANSWER_TIMEOUT:g} s later:\n"
+                        f"{self.text()}")
         if self.closed and time.monotonic() < t.until:
             t.error("session closed")
         if self.pair is not None:

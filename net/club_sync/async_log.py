@@ -56,14 +56,22 @@ StepRow = tuple[str, int, Entry, Record | None]
 """A step to write: (table's log, step number, the step, the table's record at it)."""
 
 
+def pool_class() -> Any:
+    """psycopg_pool's ``AsyncConnectionPool``, or why a PostgreSQL store cannot run."""
+    try:
+        from psycopg_pool import AsyncConnectionPool
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise RuntimeError("a PostgreSQL store needs psycopg-pool: "
+                           "pip install 'ecarte[postgresql]'") from e
+    return AsyncConnectionPool
+
+
 class AsyncLog:
     """The log and feed statements of one node, on a pool opened by :meth:`open`."""
 
     def __init__(self, url: str) -> None:
-        from psycopg_pool import AsyncConnectionPool
-
         self.url = url
-        self.pool = AsyncConnectionPool(url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1],
+        self.pool = pool_class()(url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1],
                                         kwargs={"autocommit": True}, open=False,
                                         name="ecarte-moves")
 

@@ -66,6 +66,10 @@ class ClubNode:
         self._tasks: list[asyncio.Task[None]] = []
         self._local_wake: LocalWake | None = None
         self.alog: AsyncLog | None = None  # PostgreSQL: the moves' statements, awaited
+        if sync.listen_url is not None:
+            from net.club_sync.async_log import pool_class
+
+            pool_class()  # (missing, the server says so before it starts)
         self.steps: StepWriter | None = None  # ... and the writer of every table's steps
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
