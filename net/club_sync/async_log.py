@@ -34,6 +34,7 @@ from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate
 log = logging.getLogger(__name__)
 
 POOL_SIZE = (1, 4)  # a worker's connections: one for its moves, more while they pile up
+APP_NAME = "ecarte-moves"  # the pool's connections, as pg_stat_activity shows them
 
 _APPEND = (
     f"WITH locked AS (SELECT pg_advisory_xact_lock({WRITE_LOCK:d})), "
@@ -71,9 +72,9 @@ class AsyncLog:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.pool = pool_class()(url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1],
-                                        kwargs={"autocommit": True}, open=False,
-                                        name="ecarte-moves")
+        self.pool = pool_class()(
+            url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], open=False, name=APP_NAME,
+            kwargs={"autocommit": True, "application_name": APP_NAME})
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=10.0)

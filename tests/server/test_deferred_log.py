@@ -11,6 +11,7 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import psycopg
 from test_club_nodes import ANNA, BRUNO, make_node, step
 
 from ecarte_tui.engine import IllegalAction
@@ -40,7 +41,11 @@ async def settle(*clubs: Club) -> None:
     for club in clubs:
         node = club.node
         assert node is not None and node.alog is not None
-        node.read_feed(await node.alog.changes_after(*node._ids))
+        try:
+            changes = await node.alog.changes_after(*node._ids)
+        except psycopg.OperationalError:  # a connection the database cut: the poller's
+            changes = await node.alog.changes_after(*node._ids)  # next read takes another
+        node.read_feed(changes)
 
 
 @contextlib.asynccontextmanager
@@ -219,3 +224,27 @@ async def test_one_statement_writes_the_steps_of_several_tables_each_on_its_own(
     finally:
         await alog.close()
         await close(one, two)
+
+
+async def test_a_move_made_while_the_database_drops_the_pool_is_written_when_it_answers(
+        postgres_url, tmp_path):
+    """The database ends the pool's connections (a restart, a failover): the move made
+    meanwhile is not lost nor shown unwritten; it is written on a new connection."""
+    from net.club_sync.async_log import APP_NAME
+
+    async with seated_pair(postgres_url, tmp_path) as (one, two, t1, t2, code):
+        seat = await play_until_waiting(one, two, t1, t2, seed=4)
+        table = t1 if seat == 0 else t2
+        shown: list[Update] = []
+        table.watch(seat, shown.append)
+        dropped = one.store._db.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = ?",
+            (APP_NAME,)).fetchone()
+        assert dropped is not None and dropped[0] >= 2, "both nodes' pools were cut"
+        action = sorted(table.match.legal_actions(seat), key=str)[0]
+        table.submit(seat, action)
+        await settle(one, two)
+        assert SyncStore(one.store).log_after(code, 0)[-1][1] == ("submit", seat, str(action))
+        assert shown[-1].event is not None and str(shown[-1].event.action) == str(action)
+        assert t1.record_text() == t2.record_text(), "the other node follows it too"
