@@ -193,14 +193,17 @@ class DeferredStoreJournal(StoreJournal):
         self._next()
 
     def _next(self) -> None:
-        if not (self._in_flight or self._busy is not None):
-            if self._queue:
-                self._in_flight = True
-                self.writer.want(self)
-            elif self._missed and self._table is not None:
-                self._missed = False
-                self._busy = asyncio.get_running_loop().create_task(
-                    self._catch_up(self._table), name=f"table-catch-up-{self.code}")
+        if self._in_flight or self._busy is not None:
+            return
+        if self._queue:
+            self._in_flight = True
+            self.writer.want(self)
+        elif self._missed and self._table is not None:
+            self._missed = False
+            self._busy = asyncio.get_running_loop().create_task(
+                self._catch_up(self._table), name=f"table-catch-up-{self.code}")
+        else:  # idle: the journal lets go of its table (no cycle is left for the collector)
+            self._table = None
 
     async def _replay(self, table: Table) -> None:
         """After a lost race: the log's replay, then this node's steps checked again (those
