@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Protocol
+from typing import Protocol, cast
 
 from .engine import (
     KING,
@@ -286,7 +286,7 @@ class Table:
                 return  # nothing changed (e.g. asking twice for the next hand)
             if deferred:
                 self.seq += 1
-                journal.write_later(self, entry, held)  # type: ignore[attr-defined]
+                cast(DeferredJournal, journal).write_later(self, entry, held)
                 return
             if journal.append(self, entry):
                 self.seq += 1
@@ -315,6 +315,7 @@ class Table:
             self.refuse(entry[1], e)
 
     def refuse(self, seat: int, why: IllegalAction | TableError) -> None:
+        """Tell ``seat``'s screens that a step it asked for is refused (``Update.refused``)."""
         for w in list(self._watchers):
             if w.seat == seat:
                 w.callback(replace(self.update(seat), refused=why))

@@ -356,12 +356,12 @@ class Club:
             return
         m = table.match
         if self.node is not None and table.journal is not None:
-            if getattr(table.journal, "stored_seq", None) == table.seq:
-                pass  # written with the step (net/club_sync/journal.py)
+            # (on PostgreSQL the record is written with the step: net/club_sync/journal.py)
+            written = getattr(table.journal, "stored_seq", None) == table.seq
             # only the replay of the whole log may be stored: a node that replayed an older
             # step (it joined, or it is catching up) must not write over a newer record
-            elif not self.node.sync.save_if_current(lt.code, table.seq,
-                                                    *self.record_row(lt, table)):
+            if not written and not self.node.sync.save_if_current(
+                    lt.code, table.seq, *self.record_row(lt, table)):
                 return
         else:
             ecn, status, winner = self.record_row(lt, table)

@@ -118,8 +118,9 @@ class ClubNode:
     async def _drain_tables(self, timeout: float = 5.0) -> None:
         """The steps still being written, written (unless the store is gone for good)."""
         journals = [lt.table.journal for lt in self.club.tables.values()
-                    if lt.table is not None and isinstance(lt.table.journal, DeferredStoreJournal)]
-        waits = [j.drain() for j in journals if not j.idle]  # type: ignore[union-attr]
+                    if lt.table is not None]
+        waits = [j.drain() for j in journals
+                 if isinstance(j, DeferredStoreJournal) and not j.idle]
         if waits:
             try:
                 async with asyncio.timeout(timeout):
