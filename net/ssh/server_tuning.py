@@ -23,7 +23,8 @@ Measured with ``ecarte bench ssh`` (50 sessions, this 2-core machine):
   Since play and closed screens leave no cycles (``layout_garbage``,
   ``component_style_garbage``, ``screen_garbage``), no full collection came during play.
   The young and second generations still grew far past these thresholds between two
-  collections (50-300 ms each at 250 sessions): ``gc_pacing`` runs them by the clock.
+  collections (50-300 ms each at 250 sessions): ``gc_pacing`` runs young collections by
+  the clock and freezes what survives them.
 
 Only ``ecarte serve`` (and the benchmark's server) calls these; a local game is unchanged.
 """

@@ -1,11 +1,15 @@
 """The server's collections paced by the clock (``net.ssh.gc_pacing``): cyclic garbage is
-collected by the pacer's ticks alone, the older generations in their turn, until it stops."""
+collected by the pacer's ticks alone; what survives a young tick is frozen, out of the
+older collections, and the full tick unfreezes and collects it."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import weakref
+from collections.abc import Iterator
+
+import pytest
 
 from net.ssh.gc_pacing import CollectionPacer
 
@@ -15,13 +19,15 @@ class Node:
         self.other: Node | None = None
 
 
-def a_cycle() -> weakref.ref[Node]:
+def a_cycle() -> tuple[Node, weakref.ref[Node]]:
     a, b = Node(), Node()
     a.other, b.other = b, a
-    return weakref.ref(a)
+    return a, weakref.ref(a)
 
 
-async def test_the_pacer_alone_collects_cycles_and_every_generation_in_turn():
+@pytest.fixture
+def only_the_pacer_collects() -> Iterator[list[int]]:
+    """No collection but the pacer's; the generations collected, in order."""
     seen: list[int] = []
 
     def record(phase: str, info: dict[str, int]) -> None:
@@ -29,28 +35,62 @@ async def test_the_pacer_alone_collects_cycles_and_every_generation_in_turn():
             seen.append(info["generation"])
 
     was_enabled = gc.isenabled()
-    gc.disable()  # no collection but the pacer's
+    gc.disable()
+    gc.collect()
     gc.callbacks.append(record)
     try:
-        gc.collect()
-        seen.clear()
-        dead = a_cycle()
-        assert dead() is not None, "a cycle outlives its last outside reference"
-        pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01,
-                                older_every=3, full_seconds=0.06)
-        pacer.start()
-        for _ in range(500):
-            await asyncio.sleep(0.01)
-            if pacer.ticks >= 6:
-                break
-        pacer.stop()
-        ticks = pacer.ticks
-        assert dead() is None, "the pacer collected it"
-        assert seen[:6] == [0, 0, 1, 0, 0, 2], "young ones, every third older, then full"
-        assert pacer.runs[0] >= 4 and pacer.runs[1] >= 1 and pacer.runs[2] >= 1
-        await asyncio.sleep(0.05)
-        assert pacer.ticks == ticks, "stopped: no more ticks"
+        yield seen
     finally:
         gc.callbacks.remove(record)
+        gc.unfreeze()
+        gc.collect()
         if was_enabled:
             gc.enable()
+
+
+async def ticks(pacer: CollectionPacer, n: int) -> None:
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        if pacer.ticks >= n:
+            return
+
+
+async def test_a_young_tick_collects_a_dead_cycle_and_freezes_the_living(
+        only_the_pacer_collects: list[int]) -> None:
+    seen = only_the_pacer_collects
+    kept, alive = a_cycle()
+    dropped, dead = a_cycle()
+    del dropped
+    assert dead() is not None, "a cycle outlives its last outside reference"
+    frozen = gc.get_freeze_count()
+    pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01, full_seconds=60)
+    pacer.start()
+    await ticks(pacer, 1)
+    pacer.stop()
+    assert dead() is None, "the young tick collected it"
+    assert seen and set(seen) == {0}, "young collections only"
+    assert gc.get_freeze_count() > frozen, "the survivors are frozen"
+    assert alive() is kept
+    ticked = pacer.ticks
+    await asyncio.sleep(0.05)
+    assert pacer.ticks == ticked, "stopped: no more ticks"
+
+
+async def test_the_full_tick_collects_a_cycle_that_died_frozen(
+        only_the_pacer_collects: list[int]) -> None:
+    seen = only_the_pacer_collects
+    cycle, ref = a_cycle()
+    gc.freeze()  # as a young tick leaves a cycle that was still alive
+    del cycle
+    gc.collect(0)
+    gc.collect(1)
+    assert ref() is not None, "frozen: the younger collections do not see it"
+    seen.clear()
+    pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01,
+                            full_seconds=0.03)
+    pacer.start()
+    await ticks(pacer, 3)
+    pacer.stop()
+    assert seen[:3] == [0, 0, 2], "two young ticks, then the full one"
+    assert pacer.runs[0] >= 2 and pacer.runs[1] >= 1
+    assert ref() is None, "the full tick unfroze and collected it"
