@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button
 
 from ecarte_tui.engine import KING, Action, Kind, Rules, SeatView
 from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.widgets.box_buttons import BoxButtons
 from ecarte_tui.ui.widgets.box_text import BoxText
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
@@ -93,7 +93,7 @@ def dialog_text(app: EcarteApp) -> str:
         return ""
     parts = [str(box.query_one("#dialog-title", BoxText).render()),
              str(box.query_one("#dialog-lines", BoxText).render())]
-    parts += [str(b.label) for b in box.query(Button) if b.display]
+    parts.append(str(box.query_one(BoxButtons).render()))
     return "\n".join(parts)
 
 

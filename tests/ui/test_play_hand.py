@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.pilot import Pilot
+
 from ecarte_tui.engine import IllegalAction, Phase
 from ecarte_tui.engine.actions import play_card
 from ecarte_tui.ui.screens.table import TableScreen
@@ -270,6 +272,25 @@ async def test_end_of_game_offers_a_new_game():
 
 
 @run
+async def test_tab_gives_the_match_box_a_focused_button_that_enter_presses():
+    table = make_table(seed=3, first_dealer=1, target=1)
+    app = make_app(table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_one_point_match(pilot)
+        screen = table_screen(app)
+        assert box_kind(app) == "match" and screen._dialog.focused_choice() is None
+        await pilot.press("tab")
+        assert screen._dialog.focused_choice() == "new"
+        await pilot.press("shift+tab", "shift+tab")  # round the row, backwards
+        assert screen._dialog.focused_choice() == "home"
+        await pilot.press("tab", "tab")
+        assert screen._dialog.focused_choice() == "new"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.table is not table and app.table.status != "over"
+
+
+@run
 async def test_the_games_keys_do_not_act_behind_the_draw_and_esc_shows_the_table():
     table = make_table(seed=1, rules="academie", first_dealer=None)  # the cards decide
     app = make_app(table)
@@ -308,6 +329,16 @@ async def test_esc_at_a_hands_end_shows_the_table_whose_enter_deals_on():
         assert table.view(ME).hand_number == 2 and box_kind(app) is None
 
 
+async def click_box_button(pilot: Pilot[object], index: int, label: str) -> None:
+    """Click the middle of the box's button ``index``, checking it is the one named."""
+    from ecarte_tui.ui.widgets.box_buttons import BoxButtons
+
+    row = pilot.app.screen.query_one(BoxButtons)
+    assert row.labels[index].startswith(label)
+    start, end = row.spans()[index]
+    await pilot.click(BoxButtons, offset=((start + end) // 2, 0))
+
+
 @run
 async def test_the_boxs_buttons_answer_the_mouse():
     table = make_table(seed=1, rules="classic", first_dealer=None)
@@ -315,13 +346,13 @@ async def test_the_boxs_buttons_answer_the_mouse():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert box_kind(app) == "draw"
-        await pilot.click("#dialog-choice-1")  # "Bot deals  o"
+        await click_box_button(pilot, 1, "Bot deals")
         await settle(pilot)
         assert table.view(ME).dealer == 1 and box_kind(app) is None
         await pilot.press("p")
         await play_tricks(pilot)
         assert box_kind(app) == "hand"
-        await pilot.click("#dialog-choice-0")  # "Next hand  ⏎"
+        await click_box_button(pilot, 0, "Next hand")
         await settle(pilot)
         assert table.view(ME).hand_number == 2 and box_kind(app) is None
 

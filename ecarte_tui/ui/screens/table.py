@@ -157,6 +157,8 @@ class TableScreen(Screen[None]):
         Binding("f3", "app.settings", "Settings", show=False),
         Binding("q", "app.quit", "Quit"),
         *(Binding(key, f"dialog_key('{key}')", show=False) for key in DIALOG_KEYS),
+        Binding("tab", "dialog_focus(1)", show=False),
+        Binding("shift+tab", "dialog_focus(-1)", show=False),
     ]
 
     def __init__(
@@ -680,6 +682,11 @@ class TableScreen(Screen[None]):
     def action_dialog_key(self, key: str) -> None:
         self._dialog_key(key)
 
+    def action_dialog_focus(self, step: int) -> None:
+        """Tab and Shift+Tab move the focus among the box's buttons (Enter presses it)."""
+        if self._dialog is not None:
+            self._dialog.move_focus(step)
+
     def _dealer_chosen(self, dealer: int | None) -> None:
         if dealer is None:
             return
@@ -756,11 +763,13 @@ class TableScreen(Screen[None]):
             if action == "dialog_key":
                 key = str(parameters[0])
                 return key not in own and self._box_takes(dialog, key)
+            if action == "dialog_focus":
+                return bool(dialog.choices)
             if action in own.values():
                 return self._box_takes(dialog, next(k for k, a in own.items() if a == action))
             if action in GAME_ACTIONS or action == "new_match":
                 return False
-        elif action == "dialog_key":
+        elif action in ("dialog_key", "dialog_focus"):
             return False
         if self.watching and action in GAME_ACTIONS:
             return False

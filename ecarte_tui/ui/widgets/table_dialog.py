@@ -4,10 +4,11 @@ game of a pool), drawn inside the table screen.
 A modal screen for each of them cost a screen switch, a restyle of the whole table when it
 closed and a dimmed repaint of everything under it, for every player at every hand: among
 the largest costs of a busy server. This box is composed once with the table, on a layer
-of its own above the felt, and only shown, filled in and hidden: a few widgets whose content
-changes, never a mount. What each box says is written next to the code that decides it
-(``screens/draw.py``, ``screens/hand_over.py``, ``screens/pool_table.py``); the keys reach
-it through the table screen, which knows which of its own keys may act while it is open.
+of its own above the felt, and only shown, filled in and hidden: four widgets drawn as text
+(the buttons are one row, ``BoxButtons``) whose content changes, never a mount. What each
+box says is written next to the code that decides it (``screens/draw.py``,
+``screens/hand_over.py``, ``screens/pool_table.py``); the keys reach it through the table
+screen, which knows which of its own keys may act while it is open.
 """
 
 from __future__ import annotations
@@ -17,17 +18,14 @@ from dataclasses import dataclass, field
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Button
 
 from ..ascii_filter import ascii_key
+from .box_buttons import BoxButtons
 from .box_text import BoxText
 from .card_row import CardRow
 from .felt import Look
-
-MAX_CHOICES = 3
-"""The most buttons a box has (the end of a match: new game, home, quit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +59,6 @@ class DialogContent:
     """The first button has the focus (Enter presses it); none has at the end of a match."""
 
 
-class DialogButton(Button, inherit_bindings=False):
-    """A button of the box. Its Enter is the table's (which presses the focused button), so
-    the key bar still names the table's Enter; it does not flash when pressed (the box
-    closes at once, and a flash is a timer and a restyle for nothing)."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(" ", id=id)
-        self.active_effect_duration = 0
-        self.choice = ""
-
-
 class TableDialog(Vertical):
     """The box; hidden until ``show`` (the table screen decides when)."""
 
@@ -83,9 +70,7 @@ class TableDialog(Vertical):
         yield BoxText(classes="title", id="dialog-title")
         yield CardRow((), (), id="draw-cards")
         yield BoxText(classes="line", id="dialog-lines")
-        with Horizontal(classes="buttons"):
-            for i in range(MAX_CHOICES):
-                yield DialogButton(id=f"dialog-choice-{i}")
+        yield BoxButtons(classes="buttons", id="dialog-buttons")
 
     def on_unmount(self) -> None:
         """What an open box would answer to holds its screen: cut, so a closed table is
@@ -97,7 +82,7 @@ class TableDialog(Vertical):
         return self.content is not None
 
     def show(self, content: DialogContent, look: Look) -> None:
-        """Fill the box in and show it; the first button takes the focus (unless the box
+        """Fill the box in and show it; the first button has the focus (unless the box
         says not), as the modal dialogs did."""
         self.content = content
         title = self.query_one("#dialog-title", BoxText)
@@ -112,32 +97,19 @@ class TableDialog(Vertical):
             row.refresh()
         self.query_one("#dialog-lines", BoxText).show(
             tuple((line.text, line.strong) for line in content.lines))
-        buttons = list(self.query(DialogButton))
-        for i, button in enumerate(buttons):
-            if i < len(content.choices):
-                label, button.choice = content.choices[i]
-                if look.ascii_cards:  # "Continue  enter", not an arrow drawn as "<"
-                    label = ascii_key(label)
-                if label != str(button.label):
-                    button.label = label
-                    button.refresh(layout=True)  # (its width is its label's)
-                button.variant = "primary" if i == 0 and content.primary else "default"
-                button.display = True
-            else:
-                button.display = False
+        choices = content.choices
+        if look.ascii_cards:  # "Continue  enter", not an arrow drawn as "<"
+            choices = tuple((ascii_key(label), choice) for label, choice in choices)
+        self.query_one(BoxButtons).set_buttons(choices, content.primary, content.focus)
         # hidden while the terminal is too small for the table (TableScreen.on_resize shows
         # it again when it fits); ``display`` repaints what the box covered at once
         self.display = not getattr(self.screen, "hidden_by_size", False)
-        first = buttons[0] if content.choices and content.focus else None
-        self.screen.set_focus(first, scroll_visible=False)
 
     def hide(self) -> None:
         if self.content is None:
             return
         self.content = None
         self.display = False
-        if self._owns(self.screen.focused):
-            self.screen.set_focus(None)
         # The layout that hides the box draws the whole screen, once, at the next frame:
         # only the box's area would be drawn from what the widgets show then while a change
         # outside it (the next hand's top bar, dealt meanwhile) waits for its own repaint,
@@ -152,20 +124,20 @@ class TableDialog(Vertical):
 
     def focused_choice(self) -> str | None:
         """The choice of the button that has the focus (Enter presses it), if one has."""
-        focused = self.screen.focused
-        if self.content is not None and self._owns(focused):
-            assert isinstance(focused, DialogButton)
-            return focused.choice
-        return None
+        if self.content is None:
+            return None
+        return self.query_one(BoxButtons).focused_choice
 
-    def _owns(self, widget: object) -> bool:
-        return isinstance(widget, DialogButton) and self in widget.ancestors
+    def move_focus(self, step: int) -> None:
+        """Tab and Shift+Tab, while the box is open."""
+        if self.content is not None:
+            self.query_one(BoxButtons).move_focus(step)
 
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
+    @on(BoxButtons.Pressed)
+    def _pressed(self, event: BoxButtons.Pressed) -> None:
         event.stop()
-        if isinstance(event.button, DialogButton) and self.content is not None:
-            self.post_message(self.Chosen(event.button.choice))
+        if self.content is not None:
+            self.post_message(self.Chosen(event.choice))
 
     class Chosen(Message):
         """A button of the box was clicked (Enter reaches the box through the table)."""
