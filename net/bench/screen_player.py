@@ -8,6 +8,7 @@ a remote player can do with the same bytes; and it acts only on the prompts the 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 ENTER = b"\r"
@@ -36,6 +37,9 @@ _RULES: tuple[tuple[str, tuple[bytes, ...], str], ...] = (
     ("enter next hand", (ENTER,), "next hand"),
 )
 _MATCH_OVER = ("win the match!", "wins the match.", "The match is over.")
+_DRAW_BOX = re.compile(r"Draw for the deal(?!:)")
+"""The draw's box by its title (the log's line says "Draw for the deal:"): a notice can
+cover the box's "Continue" button, and the table's prompt behind the box still shows."""
 
 
 def next_move(screen: str, rng: random.Random) -> Move | None:
@@ -50,4 +54,6 @@ def next_move(screen: str, rng: random.Random) -> Move | None:
     for text, keys, why in _RULES:
         if text in screen:
             return Move(rng.choice(keys), why)
+        if text == "Continue  ⏎" and _DRAW_BOX.search(screen):
+            return Move(ENTER, "close the draw")
     return None

@@ -17,7 +17,7 @@ from ecarte_tui.ui.card_art import UNICODE, short_label
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
 from net.bench.lite_screen import LiteScreen
-from net.bench.screen_player import DONE, ENTER, next_move
+from net.bench.screen_player import DONE, ENTER, Move, next_move
 from net.club import Club, ClubError, TableOptions
 from net.club.identity import Identities, is_guest
 from net.game_server import ServerConfig
@@ -169,6 +169,12 @@ def test_scripted_player_answers_the_prompts():
     assert next_move("a accept · r refuse", rng).key in (b"a", b"r")
     assert next_move("ben to play…", rng) is None
     assert next_move("You win the match!", rng) is DONE
+    # the draw's box with a notice over its button, the prompt behind it: Enter closes it
+    covered = ("│    Draw for the deal     │\n│  Conti▌ You play as guest-115.\n"
+               " p “We play!” · c “Cards!”")
+    assert next_move(covered, rng) == Move(ENTER, "close the draw")
+    assert next_move("Draw for the deal: You 8♦\n p “We play!” · c “Cards!”", rng).why == (
+        "play or propose")  # the log's line is not the box
 
 
 def test_server_config_names_a_reachable_host(tmp_path):
