@@ -160,9 +160,10 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
-        if self._layout_key is None or self._layout_key[:2] != tuple(self.content_size):
+        size = self.content_size
+        if self._layout_key is None or self._layout_key[:2] != tuple(size):
             self._lay_out()
-        width = self.content_size.width
+        width = size.width
         if not 0 <= y < len(self._rows):
             return Strip.blank(width, self.visual_style.rich_style)
         row = self._rows[y]

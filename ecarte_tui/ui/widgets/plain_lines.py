@@ -12,10 +12,13 @@ a border's own row, Textual does it.
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
 from textual._styles_cache import StylesCache
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+from ..theme_styles import widget_memo
 
 
 class PlainLines(Widget):
@@ -23,7 +26,23 @@ class PlainLines(Widget):
 
     def notify_style_update(self) -> None:
         self.__dict__.pop("_plain_gutter", None)
+        widget_memo(self).pop("plain_inner", None)
         super().notify_style_update()
+
+    def _inner(self) -> Style | None:
+        """The style of the padding (Textual's inner background), or None when the widget
+        or an ancestor is translucent. Walking the ancestors for it cost more than the
+        rest of ``render_lines``; kept until the styles or the theme change."""
+        memo = widget_memo(self)
+        found = memo.get("plain_inner", False)
+        if found is False:
+            found = None
+            if self.opacity == 1.0:
+                base_background, background = self.background_colors
+                found = StylesCache.get_inner_outer(
+                    self._styles_cache, base_background, background)[0].rich_style
+            memo["plain_inner"] = found
+        return found  # type: ignore[return-value]
 
     def _plain(self) -> tuple[int, int, int, int, bool, bool] | None:
         """(rows above, rows below, padding left, right, border top, bottom) when only those
@@ -57,7 +76,8 @@ class PlainLines(Widget):
     def render_lines(self, crop: Region) -> list[Strip]:
         plain = self._plain()
         width, height = self.region.size
-        if (plain is None or not width or not height or self.opacity != 1.0
+        inner = self._inner() if plain is not None else None
+        if (inner is None or not width or not height
                 or self.get_line_filters() or self._hovered_link()):
             return super().render_lines(crop)
         above, below, pad_left, pad_right, border_top, border_bottom = plain
@@ -68,8 +88,6 @@ class PlainLines(Widget):
         if width != cache._width:
             cache.clear()
             cache._width = width
-        base_background, background = self.background_colors
-        inner = StylesCache.get_inner_outer(cache, base_background, background)[0].rich_style
         content_width, content_height = self.content_region.size
         dirty, stored = cache._dirty_lines, cache._cache
         blank_row: Strip | None = None
