@@ -24,7 +24,7 @@ from textual.widget import Widget
 from ecarte_tui.engine import Phase
 from ecarte_tui.table import Table
 from ecarte_tui.ui.app import EcarteApp
-from ecarte_tui.ui.card_art import Canvas, faded_ink
+from ecarte_tui.ui.card_art import Canvas, faded_ink, short_label
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
 from ecarte_tui.ui.theme_styles import forget_theme_styles, theme_style
@@ -36,6 +36,7 @@ from ecarte_tui.ui.widgets.hand import HandView
 from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from ecarte_tui.ui.widgets.opponent_hand import OpponentHand
+from ecarte_tui.ui.widgets.plain_lines import PlainLines
 from ecarte_tui.ui.widgets.prompt_bar import PromptBar
 
 from .helpers import (
@@ -108,19 +109,33 @@ Call = tuple[Widget, tuple[Region, ...], dict[str, object]]
 
 @contextmanager
 def refreshes() -> Iterator[list[Call]]:
-    """Every ``Widget.refresh`` made inside the block: (widget, regions, keywords)."""
+    """Every ``Widget.refresh`` made inside the block, and every ``repaint_cells`` (the
+    canvas widgets' way to the same): (widget, regions, keywords)."""
     calls: list[Call] = []
     original = Widget.refresh
+    original_cells = PlainLines.repaint_cells
+    inside: list[bool] = []
 
     def spy(self: Widget, *regions: Region, **kwargs: object) -> Widget:
-        calls.append((self, regions, kwargs))
+        if not inside:
+            calls.append((self, regions, kwargs))
         return original(self, *regions, **kwargs)  # type: ignore[arg-type]
 
+    def spy_cells(self: PlainLines, regions: list[Region]) -> None:
+        calls.append((self, tuple(regions), {}))
+        inside.append(True)
+        try:
+            original_cells(self, regions)
+        finally:
+            inside.pop()
+
     Widget.refresh = spy  # type: ignore[method-assign]
+    PlainLines.repaint_cells = spy_cells  # type: ignore[method-assign]
     try:
         yield calls
     finally:
         Widget.refresh = original  # type: ignore[method-assign]
+        PlainLines.repaint_cells = original_cells  # type: ignore[method-assign]
 
 
 def describe(calls: list[Call]) -> list[str]:
@@ -215,6 +230,37 @@ async def test_a_move_refreshes_only_the_cells_that_changed() -> None:
         by_type = {type(w) for w, _r, _kw in calls}
         assert {PromptBar, KeyBar, TailLog} <= by_type
         assert ChipsPanel not in by_type
+
+
+@run
+async def test_a_move_reaches_the_screen_without_an_update_message_per_widget() -> None:
+    """Protects ``PlainLines.repaint_cells``: the widgets a move changes tell the screen
+    directly, not through an ``Update`` message each, and the screen shows the move."""
+    from textual import messages
+
+    app, table = served_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await second_trick_to_lead(pilot, table)
+        posted: list[object] = []
+        original = screen.post_message
+
+        def spy(message: object) -> bool:
+            posted.append(message)
+            return original(message)  # type: ignore[arg-type]
+
+        screen.post_message = spy  # type: ignore[method-assign]
+        card = screen.view.hand[0]
+        await pilot.press("1")
+        await caught_up(pilot, table)
+        screen.post_message = original  # type: ignore[method-assign]
+        updates = [m.widget for m in posted if isinstance(m, messages.Update)]
+        assert not [w for w in updates if isinstance(w, PlainLines)], updates
+        assert table.view(ME).trick_lead == card
+        felt, r = screen.felt, screen.felt.trick.region
+        trick_text = "\n".join("".join(seg.text for seg in felt.render_line(y))[r.x:r.right]
+                               for y in range(r.y, r.bottom))
+        assert short_label(card, screen.look.glyphs).replace(" ", "") in trick_text.replace(
+            " ", ""), trick_text
 
 
 @run

@@ -73,8 +73,7 @@ class FeltWidget(PlainLines, ThemeStyled):
             return
         self._canvas = new
         self._strips = new.to_strips(self.visual_style, self._strips, {y for y, _, _ in spans})
-        regions = [Region(first, y, end - first, 1) for y, first, end in spans]
-        super().refresh(*regions)
+        self.repaint_cells([Region(first, y, end - first, 1) for y, first, end in spans])
 
     def notify_style_update(self) -> None:
         self._strips = None

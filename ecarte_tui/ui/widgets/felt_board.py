@@ -148,11 +148,14 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
             strips = new.to_strips(self.visual_style, old_strips, {y for y, _, _ in spans})
         self._canvases[id(part)] = new
         self._strips[id(part)] = strips
+        regions = []
         for y, first, end in spans:
             row = r.y + y
             if row < len(self._rows):
                 self._rows[row] = None
-                self.refresh(Region(r.x + first, row, end - first, 1))
+                regions.append(Region(r.x + first, row, end - first, 1))
+        if regions:
+            self.repaint_cells(regions)
 
     def notify_style_update(self) -> None:
         # the theme, or the screen's size classes (-tall): placed and drawn again

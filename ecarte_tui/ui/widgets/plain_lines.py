@@ -66,6 +66,24 @@ class PlainLines(Widget):
         self.__dict__["_plain_gutter"] = result
         return result
 
+    def repaint_cells(self, regions: list[Region]) -> None:
+        """Repaint ``regions`` (content coordinates; not empty) of a widget whose size and
+        styles have not changed, telling the screen at once.
+
+        ``refresh`` gets there through two messages, an idle prompt to the widget and then
+        an ``Update`` to the screen, each a turn of a message loop: for every widget that
+        changed at every move, for every player. The screen's part is what its
+        ``_on_update`` does (Textual 8.2.x, pinned, like the private state used here)."""
+        screen = self.screen if self.is_attached and self.is_mounted else None
+        if screen is None or self._layout_required or not self.display or (
+                screen not in screen._compositor):
+            self.refresh(*regions)
+            return
+        self._layout_cache.clear()
+        self._set_dirty(*regions)
+        screen._dirty_widgets.add(self)
+        screen.check_idle()
+
     def _hovered_link(self) -> bool:
         """The pointer is over a link (Textual then styles it in the lines it returns)."""
         if not self.auto_links:
