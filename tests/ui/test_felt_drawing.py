@@ -459,3 +459,28 @@ async def test_faded_ink_is_what_the_truecolor_filter_made_of_dim_ink(theme: str
                 # and a local app, which keeps the filter, draws it unchanged
                 again = filt.truecolor_style(new, background)
                 assert _triplet(again.color) == _triplet(new.color)
+
+
+@run
+async def test_a_resized_table_draws_as_a_table_opened_at_that_size() -> None:
+    """Protects the sizes the canvas widgets keep (they read the layout's size, not the
+    compositor's at every line): after a resize, each widget's lines are the lines a fresh
+    drawing at the new size makes, as wide as the widget."""
+    app, table = served_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await second_trick_to_lead(pilot, table)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        widgets = [screen.felt, *screen.query(FeltWidget)]
+        drawn = {id(w): [w.render_line(y).text for y in range(w.content_size.height)]
+                 for w in widgets}
+        for w in widgets:
+            w.notify_style_update()  # forget every kept line and placement
+            if isinstance(w, FeltWidget):
+                w.refresh()
+            width = w.content_size.width
+            fresh = [w.render_line(y).text for y in range(w.content_size.height)]
+            assert drawn[id(w)] == fresh, type(w).__name__
+            assert all(len(line) == width for line in fresh), type(w).__name__
+        assert screen.felt.hand.region.height == HandView.ROWS[1]  # the tall layout

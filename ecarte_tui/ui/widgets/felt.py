@@ -59,9 +59,9 @@ class FeltWidget(PlainLines, ThemeStyled):
         """What the widget shows has changed: draw it now and repaint only the cells that
         came out different (nothing at all when none did). Textual's own ``refresh``
         stays a full repaint."""
-        old, size = self._canvas, self.size
+        old = self._canvas
         if not self.is_mounted or old is None or self._strips is None or (
-                self._strips_size != size):
+                self._strips_size != self._size):
             self.refresh()
             return
         new = self.render_canvas()
@@ -80,14 +80,15 @@ class FeltWidget(PlainLines, ThemeStyled):
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
-        size = self.size
-        if self._strips is None or self._strips_size != size:
+        # (the size Textual's layout gave: ``self.size`` asks the compositor at every line)
+        strips = self._strips
+        if strips is None or self._strips_size != self._size:
             self._canvas = self.render_canvas()
-            self._strips = self._canvas.to_strips(self.visual_style)
-            self._strips_size = size
-        if 0 <= y < len(self._strips):
-            return self._strips[y]
-        return Strip.blank(size.width, self.visual_style.rich_style)
+            strips = self._strips = self._canvas.to_strips(self.visual_style)
+            self._strips_size = self._size
+        if 0 <= y < len(strips):
+            return strips[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
 
     def set_look(self, look: Look) -> None:
         if look != self.look:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from textual import events
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from ..card_art import Canvas, Palette
@@ -40,7 +40,8 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
             self.opp_bar, self.top, self.stock, self.trick, self.hand, self.my_bar)
         for part in self.parts:
             part.board = self
-        self._layout_key: tuple[object, ...] | None = None
+        self._layout_key: tuple[int, int, bool, object] | None = None
+        self._laid_for: Size | None = None  # the outer size the parts were placed for
         self._strips: dict[int, list[Strip]] = {}  # id(part) -> its rows
         self._canvases: dict[int, Canvas] = {}  # id(part) -> what its strips were made of
         self._rows: list[Strip | None] = []
@@ -77,6 +78,7 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         tall = self._tall()
         base = self.visual_style
         key = (width, height, tall, base)
+        self._laid_for = self._size
         if key == self._layout_key:
             return False
         self._layout_key = key
@@ -132,7 +134,7 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         if self._layout_key is None:  # placed and drawn again at the next paint
             self.refresh()
             return
-        if self._lay_out():
+        if self._laid_for != self._size and self._lay_out():  # (styles: notify_style_update)
             self.refresh()
             return
         old = self._canvases.get(id(part))
@@ -163,10 +165,11 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         super().notify_style_update()
 
     def render_line(self, y: int) -> Strip:
-        size = self.content_size
-        if self._layout_key is None or self._layout_key[:2] != tuple(size):
+        # (the size Textual's layout gave: ``content_size`` asks the compositor)
+        if self._layout_key is None or self._laid_for != self._size:
             self._lay_out()
-        width = size.width
+        assert self._layout_key is not None
+        width = self._layout_key[0]
         if not 0 <= y < len(self._rows):
             return Strip.blank(width, self.visual_style.rich_style)
         row = self._rows[y]

@@ -93,7 +93,7 @@ class PlainLines(Widget):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         plain = self._plain()
-        width, height = self.region.size
+        width, height = self._size  # (what Textual's layout gave; ``region`` asks the map)
         inner = self._inner() if plain is not None else None
         if (inner is None or not width or not height
                 or self.get_line_filters() or self._hovered_link()):
@@ -106,7 +106,8 @@ class PlainLines(Widget):
         if width != cache._width:
             cache.clear()
             cache._width = width
-        content_width, content_height = self.content_region.size
+        content_width = max(0, width - pad_left - pad_right)  # (no side borders here)
+        content_height = max(0, height - above - below)
         dirty, stored = cache._dirty_lines, cache._cache
         blank_row: Strip | None = None
         strips: list[Strip] = []
