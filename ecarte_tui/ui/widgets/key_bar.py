@@ -105,7 +105,8 @@ def shown_bindings(screen: Screen[object]) -> dict[str, tuple[Binding, bool]]:
     those keys: at a table that is half of them, and the keys are checked after every move
     for every player. A key's winner is chosen as Textual chooses it (the first binding in
     the chain not disabled, unless a later one has priority), so hidden bindings that take
-    a shown key (the box's Enter) still hide it."""
+    a shown key (the box's Enter) still hide it; a binding that could not take a key
+    already taken is not asked."""
     app = screen.app
     chain = screen._modal_binding_chain
     wanted = {key for _node, bindings in chain for key, binding in bindings if binding.show}
@@ -116,10 +117,11 @@ def shown_bindings(screen: Screen[object]) -> dict[str, tuple[Binding, bool]]:
         for key, binding in bindings:
             if key not in wanted:
                 continue
+            existing = found.get(key)
+            if existing is not None and (existing[0].priority or not binding.priority):
+                continue  # the key has its binding; this one could not take it: not asked
             state = check(binding.action, namespace)
             if state is False:
                 continue
-            existing = found.get(key)
-            if existing is None or (binding.priority and not existing[0].priority):
-                found[key] = (binding, bool(state))
+            found[key] = (binding, bool(state))
     return found
