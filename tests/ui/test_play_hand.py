@@ -6,6 +6,8 @@ from textual.pilot import Pilot
 
 from ecarte_tui.engine import IllegalAction, Phase
 from ecarte_tui.engine.actions import play_card
+from ecarte_tui.table import Table
+from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 
 from .helpers import (
@@ -254,8 +256,7 @@ async def play_one_point_match(pilot) -> None:
 
 @run
 async def test_end_of_game_offers_a_new_game():
-    table = make_table(seed=3, first_dealer=1, target=1)
-    app = make_app(table)
+    app, table = over_at_one_point()
     async with app.run_test(size=(80, 24)) as pilot:
         await play_one_point_match(pilot)
         assert table.status == "over"
@@ -273,21 +274,24 @@ async def test_end_of_game_offers_a_new_game():
 
 @run
 async def test_tab_gives_the_match_box_a_focused_button_that_enter_presses():
-    table = make_table(seed=3, first_dealer=1, target=1)
-    app = make_app(table)
+    app, table = over_at_one_point()
     async with app.run_test(size=(80, 24)) as pilot:
         await play_one_point_match(pilot)
-        screen = table_screen(app)
-        assert box_kind(app) == "match" and screen._dialog.focused_choice() is None
+        box = table_screen(app)._dialog
+        assert box_kind(app) == "match" and box is not None and box.focused_choice() is None
         await pilot.press("tab")
-        assert screen._dialog.focused_choice() == "new"
+        assert box.focused_choice() == "new"
         await pilot.press("shift+tab", "shift+tab")  # round the row, backwards
-        assert screen._dialog.focused_choice() == "home"
-        await pilot.press("tab", "tab")
-        assert screen._dialog.focused_choice() == "new"
-        await pilot.press("enter")
+        assert box.focused_choice() == "home"
+        await pilot.press("tab", "tab", "enter")
         await settle(pilot)
         assert app.table is not table and app.table.status != "over"
+
+
+def over_at_one_point() -> tuple[EcarteApp, Table]:
+    """An app whose match (to one point) ``play_one_point_match`` ends."""
+    table = make_table(seed=3, first_dealer=1, target=1)
+    return make_app(table), table
 
 
 @run
