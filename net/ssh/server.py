@@ -19,6 +19,7 @@ from typing import Any
 import asyncssh
 
 from net.ssh.host_key import host_key_fingerprint, join_command, load_or_create_host_key
+from net.ssh.lazy_tasks import keep_lazy_tasks
 from net.ssh.limits import ConnectionTracker, Limits, describe_wait
 from net.ssh.session import AppFactory, AppSession, ClientIdentity, CommandFilter
 
@@ -374,6 +375,7 @@ async def start_server(
     `port=0` picks a free port (see `GameSSHServer.port`). `reuse_port` lets the workers of
     one club accept on the same port (the kernel spreads connections among them).
     """
+    keep_lazy_tasks()
     limits = limits or Limits()
     key = load_or_create_host_key(data_dir)
     keys_path: Path | None = None

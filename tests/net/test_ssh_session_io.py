@@ -114,3 +114,32 @@ async def test_client_vanishing_during_startup_leaves_no_app_running(demo_factor
             await asyncio.sleep(0.05)
         assert server.session_count == 0
         assert all(app.return_code is not None for app in demo_factory.apps)
+
+
+async def test_an_apps_task_factory_does_not_reach_the_servers_loop(demo_factory, tmp_path):
+    """Textual's run_async makes the loop's tasks eager on Python 3.12+, which stopped the
+    next client's login (asyncssh expects lazy tasks). Here any factory is asked for, on
+    any Python: the server's loop keeps lazy tasks, and a second client still gets in."""
+    async with serving(demo_factory, tmp_path) as server:
+        alice = await ScreenClient.connect(server.port, username="alice")
+        assert await alice.wait_for("count=0")
+        loop = asyncio.get_running_loop()
+        started: list[str] = []
+
+        def eager(loop: asyncio.AbstractEventLoop, coro: object, **kwargs: object) -> object:
+            started.append("eager")
+            return asyncio.Task(coro, loop=loop, **kwargs)  # type: ignore[arg-type]
+
+        loop.set_task_factory(eager)  # what a served app's run_async asks for
+        assert loop.get_task_factory() is None
+
+        async def job() -> None:
+            started.append("job")
+
+        task = asyncio.create_task(job())
+        assert started == [], "a new task waits for the loop, as asyncssh expects"
+        await task
+        bob = await ScreenClient.connect(server.port, username="bob")
+        assert await bob.wait_for("count=0")
+        await alice.close()
+        await bob.close()
