@@ -51,9 +51,9 @@ def next_move(screen: str, rng: random.Random) -> Move | None:
             return Move(b"1", "mark a card to discard")
         if " chosen: " in screen:
             return Move(ENTER, "discard")
+    if _DRAW_BOX.search(screen) and "who deals the first hand?" not in screen:
+        return Move(ENTER, "close the draw")
     for text, keys, why in _RULES:
         if text in screen:
             return Move(rng.choice(keys), why)
-        if text == "Continue  ⏎" and _DRAW_BOX.search(screen):
-            return Move(ENTER, "close the draw")
     return None

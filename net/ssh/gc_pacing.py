@@ -8,8 +8,8 @@ threshold) when it was finally collected, 50-200 ms of one event-loop step, and 
 generation's collections took 150-300 ms (measured 2026-12-03 with a gc callback in both
 workers). Here a young collection runs every ``YOUNG_SECONDS`` (3-10 ms at that load) and
 a full collection every ``FULL_SECONDS``, each as its own callback between the sessions'
-steps. The thresholds of
-``server_tuning`` stay as the net for a burst of allocations between two ticks.
+steps. The thresholds of ``server_tuning`` stay as the net for a burst of allocations
+between two ticks.
 
 What survives a young collection is then frozen (``gc.freeze``: moved, in constant time,
 out of every generation), not promoted. A served screen leaves no cycles during play, so

@@ -82,10 +82,6 @@ class BoxButtons(FeltWidget, can_focus=False):
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
         return 1
 
-    def get_content_width(self, container: object, viewport: object) -> int:
-        return sum(len(label) + 2 for label in self.labels) + GAP * max(
-            0, len(self.labels) - 1)
-
     def render_canvas(self) -> Canvas:
         width, height = self.size
         canvas = Canvas(width, height)
