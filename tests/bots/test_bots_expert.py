@@ -99,6 +99,46 @@ def test_expert_finds_the_only_winning_lead() -> None:
         assert make_bot("expert", seed).choose(view) == play_card(lead)
 
 
+def point_only_against_the_treatises(seed: int) -> tuple[int, int, int, set[int]]:
+    """(elder hand, dealer hand, turn-up, the leads that make the point when the dealer
+    plays by the treatises) for a deal where no lead makes it against perfect defence."""
+    from ecarte_tui.bots.playout import PolicyPlay
+
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        a = sum(1 << x for x in deck[:5])
+        b = sum(1 << x for x in deck[5:10])
+        up = deck[10]
+        trump = up >> 3
+        if (a | b) >> king_of_trumps(trump) & 1:
+            continue
+        if winning_leads(make_solver(trump, False), a, b, trump):
+            continue
+        policy = PolicyPlay(trump, False)
+        good = set()
+        for card in cards_of(a):
+            reply = policy.follow(b, card)
+            mine = not policy.heads(card, reply)
+            rest, frest = a & ~(1 << card), b & ~(1 << reply)
+            if mine + policy.best_tricks(rest, frest, mine) >= 3:
+                good.add(card)
+        if good and len(good) < 5:
+            return a, b, up, good
+
+
+def test_expert_plays_for_sensible_replies_when_perfect_defence_beats_every_lead() -> None:
+    # the dealer cannot see the elder's cards: a lead that makes the point against the
+    # treatises' replies beats one that loses to them, though both lose to perfect play
+    # (on these deals an expert that expects perfect replies leads another card)
+    for seed in (0, 4, 8):
+        a, b, up, good = point_only_against_the_treatises(seed)
+        view = seat_view(known_position(a, b, up), 0)
+        action = make_bot("expert", seed).choose(view)
+        assert action is not None and action.card in good
+
+
 def test_oracle_plays_perfectly() -> None:
     a, b, up, lead = one_winning_lead(7)
     m = Match(Rules(), first_dealer=1)
