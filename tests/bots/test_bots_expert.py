@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from bots_support import c, drive, hand_from
 
@@ -48,21 +49,25 @@ def winning_leads(solve, lead: int, follow: int, trump: int, ace_high: bool = Fa
     return out
 
 
-def one_winning_lead(seed: int) -> tuple[int, int, int, int]:
-    """(elder hand, dealer hand, turn-up, the one lead that makes the point)."""
+def random_deals(seed: int) -> Iterator[tuple[int, int, int]]:
+    """Endless (elder hand, dealer hand, turn-up) deals from one seed."""
     rng = random.Random(seed)
     while True:
         deck = list(range(32))
         rng.shuffle(deck)
-        a = sum(1 << x for x in deck[:5])
-        b = sum(1 << x for x in deck[5:10])
-        up = deck[10]
+        yield sum(1 << x for x in deck[:5]), sum(1 << x for x in deck[5:10]), deck[10]
+
+
+def one_winning_lead(seed: int) -> tuple[int, int, int, int]:
+    """(elder hand, dealer hand, turn-up, the one lead that makes the point)."""
+    for a, b, up in random_deals(seed):
         trump = up >> 3
         if a >> king_of_trumps(trump) & 1:
             continue
         leads = winning_leads(make_solver(trump, False), a, b, trump)
         if len(leads) == 1:
             return a, b, up, leads[0]
+    raise AssertionError("unreachable")
 
 
 def known_position(a: int, b: int, up: int) -> Match:
@@ -104,13 +109,7 @@ def point_only_against_the_treatises(seed: int) -> tuple[int, int, int, set[int]
     plays by the treatises) for a deal where no lead makes it against perfect defence."""
     from ecarte_tui.bots.playout import PolicyPlay
 
-    rng = random.Random(seed)
-    while True:
-        deck = list(range(32))
-        rng.shuffle(deck)
-        a = sum(1 << x for x in deck[:5])
-        b = sum(1 << x for x in deck[5:10])
-        up = deck[10]
+    for a, b, up in random_deals(seed):
         trump = up >> 3
         if (a | b) >> king_of_trumps(trump) & 1:
             continue
@@ -126,6 +125,7 @@ def point_only_against_the_treatises(seed: int) -> tuple[int, int, int, set[int]
                 good.add(card)
         if good and len(good) < 5:
             return a, b, up, good
+    raise AssertionError("unreachable")
 
 
 def test_expert_plays_for_sensible_replies_when_perfect_defence_beats_every_lead() -> None:
