@@ -38,6 +38,8 @@ class Clock:
         ("e\u0301\u0301\u0301\u0301\u0301", "e\u0301\u0301"),  # "zalgo" capped at 2 marks
         ("  Très   bien ♠ 🂡 ", "Très bien ♠ 🂡"),
         ("\x1b", ""),
+        ("\r\u20d0", ""),  # a mark with no base but a space (found by hypothesis)
+        ("a \u0301b", "a b"),
     ],
 )
 def test_clean_line(raw, clean):

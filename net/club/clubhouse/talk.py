@@ -70,7 +70,9 @@ def clean_line(text: str, max_combining: int = MAX_COMBINING) -> str:
             continue
         if cat in ("Mn", "Me"):
             marks += 1
-            if marks > max_combining or not out:
+            # a mark needs a base: on a space it would be left at the line's start by the
+            # strip below, or change when spaces are collapsed
+            if marks > max_combining or not out or out[-1].isspace():
                 continue
         else:
             marks = 0
