@@ -96,9 +96,12 @@ async def test_openssh_in_tmux_joins_by_code_and_plays_a_hand(tmp_path):
             await pane.press(ENTER)  # the name "ben"
             await pane.wait_for("Écarté · classic rules")
             hand_over = "Next hand"
-            _, screen = await asyncio.gather(
-                anna.play(until=lambda s: hand_over in s or "the match" in s),
-                play_in_tmux(pane, hand_over))
+            try:
+                _, screen = await asyncio.gather(
+                    anna.play(until=lambda s: hand_over in s or "the match" in s),
+                    play_in_tmux(pane, hand_over))
+            except AssertionError as e:  # one seat may wait for the other: show both
+                raise AssertionError(f"{e}\nanna's screen:\n{anna.text()}") from e
             assert "Tricks: You" in screen
             lt = server.club.find(code)
             assert lt.seats[1].name == "ben"
