@@ -5,8 +5,9 @@ most: he answers every card as if he saw the hand it came from. Where the expert
 whole hand before the play (proposals, discards), it blends two plainer results: its own
 best play against an opponent who plays by the treatises' leads and follows
 (``best_tricks``: the opponent cannot see its cards, the expert nearly plays as if it saw
-his, its card play being exact on sampled deals), and both sides playing by the treatises
-(``elder_tricks``, a careful human on each side).
+his, its card play being a best reply to that play on sampled deals), and both sides
+playing by the treatises (``elder_tricks``, a careful human on each side). The expert's
+card play itself uses ``best_tricks`` after each candidate card, on every sampled deal.
 """
 
 from __future__ import annotations
