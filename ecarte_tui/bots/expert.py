@@ -214,13 +214,7 @@ class _Context:
                 best = 5 - best
         else:
             best = self.policy.best_tricks(mine, theirs, self.i_am_elder)
-        b = self.blend
-        return (
-            b * vals[best] + (1 - b) * vals[plain],
-            b * best + (1 - b) * plain,
-            b * (best >= 3) + (1 - b) * (plain >= 3),
-            b * (best == 5) + (1 - b) * (plain == 5),
-        )
+        return mixed(self.blend, vals, best, plain)
 
     def exact_tricks(self, c: int, me: int, opp: int, lead: int | None) -> int:
         """Tricks I take from this one on after playing ``c``, both sides seeing every card
@@ -228,10 +222,7 @@ class _Context:
         solve, n = self.solve, me.bit_count()
         rest = me ^ (1 << c)
         if lead is not None:
-            if c >> 3 == lead >> 3:
-                win = self.strength[c] > self.strength[lead]
-            else:
-                win = (1 << c) & self.tmask != 0
+            win = self.policy.heads(lead, c)
             return 1 + solve(rest, opp) if win else n - 1 - solve(opp, rest)
         resp, opp_wins = follow_options(c, opp, self.tmask, self.higher)
         worst = 5
@@ -409,21 +400,10 @@ class ExpertBot:
             vals = ctx.values(view.at_risk, 0, ko)
             for i, a in enumerate(cards):
                 c = a.card
-                if w_pol >= 1.0:
-                    pol = t0 + ctx.policy_tricks(c, me, opp, lead)
-                    tallies[i].add(deal.weight, vals[pol], pol)
-                    continue
-                exact = t0 + ctx.exact_tricks(c, me, opp, lead)
-                if w_pol <= 0.0:
-                    tallies[i].add(deal.weight, vals[exact], exact)
-                    continue
-                pol = t0 + ctx.policy_tricks(c, me, opp, lead)
-                tallies[i].add_blend(deal.weight, (
-                    w_pol * vals[pol] + (1 - w_pol) * vals[exact],
-                    w_pol * pol + (1 - w_pol) * exact,
-                    w_pol * (pol >= 3) + (1 - w_pol) * (exact >= 3),
-                    w_pol * (pol == 5) + (1 - w_pol) * (exact == 5),
-                ))
+                # each search only where it has weight (the oracle needs no policy play)
+                pol = t0 + ctx.policy_tricks(c, me, opp, lead) if w_pol > 0 else t0
+                exact = t0 + ctx.exact_tricks(c, me, opp, lead) if w_pol < 1 else t0
+                tallies[i].add_blend(deal.weight, mixed(w_pol, vals, pol, exact))
         return [t.result(a, len(deals)) for t, a in zip(tallies, cards, strict=True)]
 
     def _decide(self, ctx: _Context, rng: random.Random) -> list[ActionEval]:
@@ -527,6 +507,18 @@ class ExpertBot:
         return [
             tallies[m].result(discard(m), len(tallies[m].samples)) for m in order
         ]
+
+
+def mixed(w: float, vals: tuple[float, ...], a: int, b: int
+          ) -> tuple[float, float, float, float]:
+    """(value, tricks, P(point), P(vole)) of ending with ``a`` tricks with weight ``w`` and
+    ``b`` tricks with weight ``1 - w``."""
+    return (
+        w * vals[a] + (1 - w) * vals[b],
+        w * a + (1 - w) * b,
+        w * (a >= 3) + (1 - w) * (b >= 3),
+        w * (a == 5) + (1 - w) * (b == 5),
+    )
 
 
 def paired_difference(a: list[float], b: list[float], weights: list[float]
