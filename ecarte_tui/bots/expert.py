@@ -16,13 +16,14 @@ Every decision is the search's own, before the play as in it:
 - the discards race (successive halving): every plausible discard is weighed on a few
   deals, the worse half is dropped, the rest get twice as many, and so on, so the close
   candidates are compared on many deals and the poor ones cost little;
-- before the play a hand's outcome is the mean (``BLEND``) of two play-outs
-  (``playout``): its own best play against the opponent's treatise play (its card play is
-  a best reply to that play on sampled deals; his cannot see its cards), and both playing
-  by the treatises.
+- before the play a hand's outcome is a weighted mean (``BLEND``, 0.8 on the first) of
+  two play-outs (``playout``): its own best play against the opponent's treatise play (its
+  card play is a best reply to that play on sampled deals; his cannot see its cards), and
+  both playing by the treatises.
   Exact search on both sides lets the opponent answer as if he saw the hand; over 489
-  hands of the expert against ``classic``, this blend predicted the tricks it took with a
-  mean squared error of 0.12, the exact one 0.155;
+  hands of the expert against ``classic``, an even blend predicted the tricks it took with
+  a mean squared error of 0.12, the exact one 0.155; with the card play that expects the
+  treatises' replies, 0.8 won the most matches;
 - in the play, each card is weighed on ``CARD_DEALS`` sampled deals by the tricks it leads
   to when the opponent answers by the treatises and the expert's later cards are the best
   against that (``card_policy``, 0.9), and when he answers with exact search (0.1): he
@@ -63,19 +64,20 @@ from .sampler import Deal, sample_deals
 from .solver import LeadSolver, follow_options, make_solver
 from .treatises import MASTERS, king_of_trumps, treatise_discard
 
-# deals per decision; chosen so that a card takes a few ms of CPU and a decision before the
-# play 40-150 ms at the median, 250 ms at most (measured in one process: all decisions
-# with a choice 6-10 ms at the median, 195-205 ms at the 99th percentile)
-CARD_DEALS = 120
-BID_DEALS = 64  # play/propose and accept/refuse: the first batch, then twice as many...
-BID_MAX = 384  # ... up to this many while the two stay close
+# deals per decision: three times what the card play alone would need (120 cards' deals,
+# 64 bids' first batch), since more deals before the play won matches (+2.2 points against
+# ``classic`` over the same 1,000 matches, with ``BLEND`` 0.8) and the time is there; see
+# the README for the decision times measured
+CARD_DEALS = 360
+BID_DEALS = 192  # play/propose and accept/refuse: the first batch, then twice as many...
+BID_MAX = 1152  # ... up to this many while the two stay close
 BID_SE = 3.0  # standard errors of the paired difference that settle a bid early
-DISCARD_FIRST = 12  # deals per candidate discard in the race's first round
-DISCARD_MAX = 192  # deals the last candidates of the race are compared on, at most
+DISCARD_FIRST = 36  # deals per candidate discard in the race's first round
+DISCARD_MAX = 576  # deals the last candidates of the race are compared on, at most
 RACE_SE = 3.0  # standard errors by which the last two may settle the race early
 MAX_DISCARDS = 16  # candidate discards entered in the race
 MEMO_LIMIT = 200_000  # solver positions kept for one hand (a few MB at most)
-BLEND = 0.5  # weight of the exact result against the plain policy's before the play
+BLEND = 0.8  # weight of its best play against both playing by the treatises, before the play
 MARGIN = 0.0  # standard errors by which an action must beat the treatises' (0: arg-max)
 # weight, in the card play, of the opponent answering by the treatises (he cannot see my
 # cards) against answering with exact search (as if he saw them); see ``_cards``
