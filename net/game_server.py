@@ -41,6 +41,7 @@ class ServerConfig:
     reconnect_timeout: float = 300.0
     lobby_idle_timeout: float | None = 600.0
     bot_delay: float = 0.8
+    bot_effort: float = 1.0  # the expert's search size at the club's tables (``make_bot``)
     default_bot_level: str = "expert"
     limits: Limits = field(default_factory=Limits)
     seed: int | None = None  # table codes and deals, for tests; None: the OS's generator
@@ -71,6 +72,7 @@ class GameServer:
             archive_dir=config.data_dir / "archive",
             reconnect_timeout=config.reconnect_timeout,
             bot_delay=config.bot_delay,
+            bot_effort=config.bot_effort,
             # no seed: shuffles from the operating system's generator (chips are staked here)
             rng=random.Random(config.seed) if config.seed is not None else None,
         )

@@ -37,8 +37,14 @@ LEVELS: dict[str, str] = {
 }
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of ``level`` (one of ``LEVELS``), deterministic for a given ``seed``."""
+def make_bot(level: str, seed: int | None = None, effort: float = 1.0) -> Bot:
+    """A bot of ``level`` (one of ``LEVELS``), deterministic for a given ``seed``.
+
+    ``effort`` scales the expert's search (its deals per decision; 1 is the published
+    strength): a server that hosts many bot tables may trade strength for processor time.
+    The other levels do not search and ignore it."""
+    if not effort > 0:
+        raise ValueError(f"the bots' effort must be above 0, not {effort!r}")
     if level == "random":
         from .random_bot import RandomBot
 
@@ -54,7 +60,7 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     if level == "expert":
         from .expert import ExpertBot
 
-        return ExpertBot(seed)
+        return ExpertBot(seed, effort)
     known = ", ".join(LEVELS)
     raise ValueError(f"unknown bot level {level!r} (known: {known})")
 

@@ -7,6 +7,7 @@ club only seats players and bots at tables and keeps the store in step with ever
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
@@ -35,10 +36,10 @@ if TYPE_CHECKING:
     from net.club.house import House, StoredRound
     from net.club_sync.node import ClubNode
 
-def _bot_factory(level: str, seed: int) -> object:
+def _bot_factory(level: str, seed: int, effort: float = 1.0) -> object:
     from ecarte_tui.bots import make_bot  # imported late: bots are heavy and optional here
 
-    return make_bot(level, seed)
+    return make_bot(level, seed, effort)
 
 
 class Club:
@@ -52,7 +53,8 @@ class Club:
         bot_delay: float = 0.8,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
-        bot_factory: Callable[[str, int], object] = _bot_factory,
+        bot_factory: Callable[[str, int], object] | None = None,
+        bot_effort: float = 1.0,
     ) -> None:
         self.store = store
         self.archive_dir = archive_dir
@@ -64,7 +66,8 @@ class Club:
         # from earlier ones where chips are staked, and no Seed tag is written.
         self.seeded = rng is not None and not isinstance(rng, random.SystemRandom)
         self.rng: random.Random = rng if rng is not None else random.SystemRandom()
-        self.bot_factory = bot_factory
+        # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
+        self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
