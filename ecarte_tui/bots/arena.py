@@ -26,10 +26,22 @@ from ..engine.ecn import Record, write_ecn
 from ..engine.match import HandRecord, Match, Phase
 from ..engine.rules import PRESETS, Rules
 from ..engine.view import seat_view
-from . import LEVELS, Bot, make_bot, make_oracle
+from . import LEVELS, Bot, make_oracle
 from .oracle import PARTIAL_SIGHTS, PartialOracle
+from .spec import bot_from_spec, parse_spec
 
 ARENA_LEVELS = (*LEVELS, "oracle", *PARTIAL_SIGHTS)
+
+
+def check_level(spec: str) -> str:
+    """``spec`` if the arena can play it (a level, or the expert with options), else a
+    ValueError that says why."""
+    if spec in ARENA_LEVELS:
+        return spec
+    level, _ = parse_spec(spec)
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot {level!r} (known: {', '.join(ARENA_LEVELS)})")
+    return spec
 
 # Named groups of presets for ``--rules``. "decisive": the presets whose rules change the
 # decisions before the play (who is at risk after a refusal, whether the dealer must
@@ -90,7 +102,7 @@ def _make(level: str, seed: int, match: Match, seat: int) -> Bot:
         return make_oracle(match, seat, seed)
     if level in PARTIAL_SIGHTS:
         return PartialOracle(match, seat, level, seed)
-    return make_bot(level, seed)
+    return bot_from_spec(level, seed)
 
 
 def record_name(preset: str, pair: int, swapped: bool) -> str:
@@ -473,10 +485,19 @@ def summarize_presets(
     """
     pooled = [r for rs in by_preset.values() for r in rs]
     out = summarize(levels, pooled, ",".join(by_preset), seed)
-    out["presets"] = {p: summarize(levels, rs, p, seed) for p, rs in by_preset.items()}
+    out["presets"] = {
+        p: {**summarize(levels, rs, p, seed), "outcomes": outcomes(rs)}
+        for p, rs in by_preset.items()
+    }
     if record is not None:
         out["record_dir"] = str(record)
     return out
+
+
+def outcomes(results: list[MatchStats]) -> list[list[int]]:
+    """``[pair, swapped, winner]`` for every match (winner 0: the first bot named), so
+    that another run on the same deals can be compared match by match (``paired``)."""
+    return sorted([r.pair, int(r.swapped), r.winner] for r in results)
 
 
 def format_table(summary: dict[str, object]) -> str:

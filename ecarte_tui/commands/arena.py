@@ -9,23 +9,26 @@ import tempfile
 from pathlib import Path
 
 from ..bots.arena import (
-    ARENA_LEVELS,
     PRESET_GROUPS,
+    check_level,
     format_table,
     parse_presets,
     run_presets,
     summarize_presets,
 )
+from ..bots.paired import BaselineError, compare, format_paired, load_baseline
+from ..bots.spec import EXPERT_OPTIONS
 from ..engine.rules import PRESETS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("bot1", choices=ARENA_LEVELS, metavar="BOT1", help="random, easy, classic, "
+    p.add_argument("bot1", type=_level, metavar="BOT1", help="random, easy, classic, "
                    "expert (or oracle, which sees all cards, the stock's order included, "
                    "and takes the best action: a ceiling; oracle-hand, oracle-preplay, "
                    "oracle-cards: the same given one part of the truth, to measure where it "
-                   "pays)")
-    p.add_argument("bot2", choices=ARENA_LEVELS, metavar="BOT2", help="the other bot")
+                   "pays); the expert takes options to try a change: "
+                   f"expert:KEY=VALUE,... with KEY among {', '.join(EXPERT_OPTIONS)}")
+    p.add_argument("bot2", type=_level, metavar="BOT2", help="the other bot")
     p.add_argument("--games", type=int, default=200,
                    help="matches to play per preset, rounded up to an even number "
                    "(default 200)")
@@ -41,6 +44,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write every match to DIR as ECN (PRESET-pairNNNN-[un]swapped.ecn), "
                    "for `ecarte replay`")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--baseline", metavar="FILE", type=Path, default=None,
+                   help="the --json output of an earlier run with the same seed: say, "
+                   "match by match on the same deals, how much better or worse BOT1 does "
+                   "now")
+
+
+def _level(spec: str) -> str:
+    try:
+        return check_level(spec)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _fail(message: str) -> int:
@@ -70,6 +84,12 @@ def run(args: argparse.Namespace) -> int:
         problem = _check_record_dir(args.record)
         if problem:
             return _fail(problem)
+    baseline = None
+    if args.baseline is not None:
+        try:
+            baseline = load_baseline(args.baseline, args.seed, [r.preset for r in presets])
+        except BaselineError as e:
+            return _fail(f"--baseline: {e}")
     pairs = (args.games + 1) // 2
     total = pairs * len(presets)
     levels = (args.bot1, args.bot2)
@@ -88,11 +108,28 @@ def run(args: argparse.Namespace) -> int:
     if show:
         print(file=sys.stderr)
     summary = summarize_presets(levels, results, args.seed, args.record)
+    paired = None
+    if baseline is not None:
+        try:
+            paired = compare(summary, baseline)
+        except BaselineError as e:
+            return _fail(f"--baseline: {e}")
+        summary["baseline"] = {
+            "file": str(args.baseline),
+            "presets": {r.preset: {"matches": r.matches, "win_rate": round(r.rate, 4),
+                                   "baseline_win_rate": round(r.base_rate, 4),
+                                   "difference": round(r.diff, 4),
+                                   "ci95_half_width": round(r.half_width, 4),
+                                   "differ": r.differ} for r in paired},
+        }
     if args.json:
         print(json.dumps(summary))
     else:
         print(f"ecarte arena {args.bot1} {args.bot2}")
         print(format_table(summary))
+        if paired is not None:
+            print()
+            print(format_paired(paired, args.bot1, args.baseline, baseline))
         if args.record is not None:
             print(f"\n{2 * total} records written to {args.record}/ (ecarte replay FILE)")
     return 0
