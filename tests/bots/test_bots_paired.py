@@ -23,6 +23,16 @@ def arena(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
     return status, out.out, out.err
 
 
+def baseline_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str
+                  ) -> tuple[Path, dict]:
+    """An arena run's ``--json`` output, written where ``--baseline`` can read it."""
+    status, out, _ = arena(capsys, *argv, "--json")
+    assert status == 0
+    path = tmp_path / "base.json"
+    path.write_text(out)
+    return path, json.loads(out)
+
+
 def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
     bot = bot_from_spec("expert:blend=0.95,effort=2,card_policy=0.5,margin=1", seed=7)
     assert isinstance(bot, ExpertBot)
@@ -77,10 +87,7 @@ def test_json_lists_every_match_and_its_winner(capsys: pytest.CaptureFixture[str
 def test_a_run_against_itself_differs_in_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    base = tmp_path / "base.json"
-    status, out, _ = arena(capsys, "classic", "easy", "--games", "16", "--seed", "2", "--json")
-    assert status == 0
-    base.write_text(out)
+    base, _ = baseline_file(capsys, tmp_path, "classic", "easy", "--games", "16", "--seed", "2")
     status, text, _ = arena(capsys, "classic", "easy", "--games", "16", "--seed", "2",
                             "--baseline", str(base))
     assert status == 0
@@ -91,10 +98,8 @@ def test_a_run_against_itself_differs_in_nothing(
 def test_the_paired_difference_is_the_difference_of_the_two_runs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    base = tmp_path / "base.json"
-    _, out, _ = arena(capsys, "easy", "classic", "--games", "40", "--seed", "9", "--json")
-    base.write_text(out)
-    before = json.loads(out)
+    base, before = baseline_file(capsys, tmp_path, "easy", "classic", "--games", "40",
+                                 "--seed", "9")
     status, out, _ = arena(capsys, "random", "classic", "--games", "40", "--seed", "9",
                            "--json", "--baseline", str(base))
     assert status == 0
@@ -149,9 +154,7 @@ def test_a_bad_baseline_is_refused_before_anything_is_played(
 def test_a_baseline_from_other_deals_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    base = tmp_path / "base.json"
-    _, out, _ = arena(capsys, "easy", "classic", "--games", "4", "--seed", "1", "--json")
-    base.write_text(out)
+    base, _ = baseline_file(capsys, tmp_path, "easy", "classic", "--games", "4", "--seed", "1")
     status, out, err = arena(capsys, "easy", "classic", "--games", "4", "--seed", "2",
                              "--baseline", str(base))
     assert status == 2 and out == ""
