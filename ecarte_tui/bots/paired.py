@@ -41,7 +41,7 @@ def load_baseline(path: Path, seed: int, wanted: list[str]) -> dict[str, object]
         raise BaselineError(f"{str(path)!r} is not JSON: {e}") from None
     presets = data.get("presets") if isinstance(data, dict) else None
     if not isinstance(presets, dict) or not all(
-        isinstance(p, dict) and isinstance(p.get("outcomes"), list) for p in presets.values()
+        isinstance(p, dict) and _is_outcomes(p.get("outcomes")) for p in presets.values()
     ):
         raise BaselineError(f"{str(path)!r} is not the output of `ecarte arena --json`")
     if data.get("seed") != seed:
@@ -56,6 +56,15 @@ def load_baseline(path: Path, seed: int, wanted: list[str]) -> dict[str, object]
             "no matches in common"
         )
     return data
+
+
+def _is_outcomes(rows: object) -> bool:
+    """A list of ``[pair, swapped, winner]`` rows of whole numbers."""
+    return isinstance(rows, list) and all(
+        isinstance(r, list) and len(r) == 3
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in r)
+        for r in rows
+    )
 
 
 def compare(summary: dict[str, object], baseline: dict[str, object]) -> list[Paired]:

@@ -138,6 +138,8 @@ def test_the_interval_counts_a_duplicate_pair_once() -> None:
     [
         ("not json", "is not JSON"),
         ('{"seed": 1}', "is not the output of `ecarte arena --json`"),
+        ('{"seed": 1, "presets": {"classic": {"outcomes": [["x"]]}}}',
+         "is not the output of `ecarte arena --json`"),
         ("\udcff", "is not JSON"),
     ],
 )
