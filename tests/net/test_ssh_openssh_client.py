@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import pty
+import re
+import select
 import shutil
+import struct
+import termios
 import time
 from pathlib import Path
 
@@ -118,3 +124,65 @@ async def test_openssh_client_in_tmux(demo_factory, tmp_path):
             # tmux may leave the socket file behind; it is ours, remove it.
             tmpdir = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
             (tmpdir / socket).unlink(missing_ok=True)
+
+
+async def _ssh_output(port: int, key_file: Path, options: list[str], needle: bytes) -> bytes:
+    """What the real ssh client, on a pty with TERM=xterm-256color, received up to
+    ``needle`` (the bytes the server sent, before any terminal interprets them)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = await asyncio.create_subprocess_exec(
+        str(SSH), "-F", "/dev/null", "-tt", "-p", str(port), "-i", str(key_file),
+        "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        "-o", "BatchMode=yes", *options, "player@127.0.0.1",
+        stdin=slave, stdout=slave, stderr=slave,
+        env={**os.environ, "TERM": "xterm-256color", "COLORTERM": ""},
+    )
+    os.close(slave)
+    raw = b""
+    try:
+        deadline = time.monotonic() + 15
+        while needle not in raw and time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0)
+            if not ready:
+                await asyncio.sleep(0.05)
+                continue
+            try:
+                raw += os.read(master, 65536)
+            except OSError:  # the client is gone
+                break
+        assert needle in raw, raw[-400:]
+        await asyncio.sleep(0.3)  # the rest of the first frame
+        while select.select([master], [], [], 0)[0]:
+            try:
+                raw += os.read(master, 65536)
+            except OSError:
+                break
+    finally:
+        process.kill()
+        await process.wait()
+        os.close(master)
+    return raw
+
+
+async def test_openssh_setenv_colorterm_gives_24_bit_colour(demo_factory, tmp_path):
+    """The README's ``ssh -o SetEnv=COLORTERM=truecolor``: OpenSSH sends no COLORTERM by
+    default, so the screen is drawn in the 256 colours of TERM, and in 24-bit when asked;
+    ``SetEnv=NO_COLOR=1`` turns the themes to greys."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = tmp_path / "id_ed25519"
+    key_file.write_bytes(key.export_private_key())
+    key_file.chmod(0o600)
+    async with serving(demo_factory, tmp_path / "data") as server:
+        plain = await _ssh_output(server.port, key_file, [], b"count=0")
+        true = await _ssh_output(
+            server.port, key_file, ["-o", "SetEnv=COLORTERM=truecolor"], b"count=0")
+        grey = await _ssh_output(
+            server.port, key_file, ["-o", "SetEnv=NO_COLOR=1"], b"count=0")
+    assert b"48;5;" in plain and b"48;2;" not in plain and b"38;2;" not in plain
+    assert b"48;2;" in true or b"38;2;" in true
+    assert demo_factory.apps[-1].no_color
+    greys = {int(n) for n in re.findall(rb"[34]8;5;(\d+)", grey)}
+    grey_palette = {0, 7, 8, 15, 16, 59, 102, 145, 188, 231, *range(232, 256)}
+    assert greys and greys <= grey_palette, greys
