@@ -12,6 +12,7 @@ import shutil
 import struct
 import termios
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import asyncssh
@@ -50,35 +51,30 @@ async def _wait_for_pane(socket: str, needle: str, timeout: float = 15) -> str:
     raise AssertionError(f"{needle!r} never appeared; pane:\n{pane}")
 
 
-async def test_openssh_client_in_tmux(demo_factory, tmp_path):
+def _new_key(directory: Path) -> tuple[asyncssh.SSHKey, Path]:
+    """A fresh Ed25519 key, written where ssh's ``-i`` will read it."""
     key = asyncssh.generate_private_key("ssh-ed25519")
-    key_file = tmp_path / "id_ed25519"
+    key_file = directory / "id_ed25519"
     key_file.write_bytes(key.export_private_key())
     key_file.chmod(0o600)
+    return key, key_file
+
+
+def _ssh_args(port: int, key_file: Path, options: Sequence[str] = ()) -> list[str]:
+    """The ssh command line for the test server: our key only, no config, no questions."""
+    return [
+        str(SSH), "-F", "/dev/null", "-p", str(port), "-i", str(key_file),
+        "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
+        "-o", "BatchMode=yes", *options, "player@127.0.0.1",
+    ]
+
+
+async def test_openssh_client_in_tmux(demo_factory, tmp_path):
+    key, key_file = _new_key(tmp_path)
     socket = f"ecarte-test-{os.getpid()}"
     async with serving(demo_factory, tmp_path / "data") as server:
-        ssh_command = " ".join(
-            [
-                str(SSH),
-                "-F",
-                "/dev/null",
-                "-p",
-                str(server.port),
-                "-i",
-                str(key_file),
-                "-o",
-                "IdentitiesOnly=yes",
-                "-o",
-                "StrictHostKeyChecking=no",
-                "-o",
-                "UserKnownHostsFile=/dev/null",
-                "-o",
-                "LogLevel=ERROR",
-                "-o",
-                "BatchMode=yes",
-                "player@127.0.0.1",
-            ]
-        )
+        ssh_command = " ".join(_ssh_args(server.port, key_file))
         try:
             # The shell keeps the pane open after ssh exits so the result can be read.
             shell = f'{ssh_command}; echo "ssh exited $?"; sleep 60'
@@ -132,10 +128,7 @@ async def _ssh_output(port: int, key_file: Path, options: list[str], needle: byt
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     process = await asyncio.create_subprocess_exec(
-        str(SSH), "-F", "/dev/null", "-tt", "-p", str(port), "-i", str(key_file),
-        "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
-        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-        "-o", "BatchMode=yes", *options, "player@127.0.0.1",
+        *_ssh_args(port, key_file, ["-tt", *options]),
         stdin=slave, stdout=slave, stderr=slave,
         env={**os.environ, "TERM": "xterm-256color", "COLORTERM": ""},
     )
@@ -170,10 +163,7 @@ async def test_openssh_setenv_colorterm_gives_24_bit_colour(demo_factory, tmp_pa
     """The README's ``ssh -o SetEnv=COLORTERM=truecolor``: OpenSSH sends no COLORTERM by
     default, so the screen is drawn in the 256 colours of TERM, and in 24-bit when asked;
     ``SetEnv=NO_COLOR=1`` turns the themes to greys."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_file = tmp_path / "id_ed25519"
-    key_file.write_bytes(key.export_private_key())
-    key_file.chmod(0o600)
+    _, key_file = _new_key(tmp_path)
     async with serving(demo_factory, tmp_path / "data") as server:
         plain = await _ssh_output(server.port, key_file, [], b"count=0")
         true = await _ssh_output(
