@@ -18,6 +18,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("ecarte_tui.commands.replay", "check an ECN record and show it move by move"),
     "arena": ("ecarte_tui.commands.arena", "play bots against each other and measure them"),
     "bench": ("ecarte_tui.commands.bench", "print speed figures (engine, ui, ssh)"),
+    "regret": ("ecarte_tui.commands.regret",
+               "how much the expert's choices before the play could still gain"),
     "serve": ("net.commands.serve", "run the SSH game server"),
     "host": ("net.commands.host", "play here and let a friend join over SSH"),
     "join": ("net.commands.join", "join a table on an Écarté server with ssh"),
