@@ -161,19 +161,7 @@ def play_match(
     stats = MatchStats(winner=-1, preset=rules.preset, pair=pair, swapped=swapped)
     while not m.is_over:
         m.deal(deal_rng)
-        asked = -1
-        while m.to_move is not None:
-            mover = m.to_move
-            other = 1 - mover
-            rec = m.hand
-            assert rec is not None
-            if asked != len(rec.actions) and m.legal_actions(other):
-                # the king out of turn: ask the waiting seat once per position
-                asked = len(rec.actions)
-                a = bots[other].choose(seat_view(m, other))
-                if a is not None:
-                    _apply(m, a, other, bots[other])
-                    continue
+        for mover in movers(m, bots):
             view = seat_view(m, mover)
             wall0, cpu0 = time.perf_counter(), time.thread_time()
             a = bots[mover].choose(view)
@@ -191,6 +179,31 @@ def play_match(
     if record is not None:
         stats.record = write_record(m, levels, index, seed, pair, swapped, record)
     return stats
+
+
+def movers(m: Match, bots: Sequence[Bot]) -> Iterator[int]:
+    """The seat to move at each position of the hand, until it ends; the caller makes the
+    move. Before each, the waiting seat is asked once whether it announces the king."""
+    asked = -1
+    while m.to_move is not None:
+        announced, asked = king_out_of_turn(m, bots, asked)
+        if not announced and m.to_move is not None:
+            yield m.to_move
+
+
+def king_out_of_turn(m: Match, bots: Sequence[Bot], asked: int) -> tuple[bool, int]:
+    """Ask the waiting seat, once per position (``asked``: the position last asked),
+    whether it announces the king now; (announced, the position asked)."""
+    rec = m.hand
+    assert rec is not None and m.to_move is not None
+    other = 1 - m.to_move
+    if asked == len(rec.actions) or not m.legal_actions(other):
+        return False, asked
+    a = bots[other].choose(seat_view(m, other))
+    if a is None:
+        return False, len(rec.actions)
+    _apply(m, a, other, bots[other])
+    return True, len(rec.actions) - 1
 
 
 def count_hands(m: Match, index: tuple[int, int], stats: MatchStats) -> MatchStats:

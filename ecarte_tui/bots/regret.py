@@ -19,7 +19,7 @@ from ..engine.actions import KING, Action, Kind
 from ..engine.match import Match, Phase
 from ..engine.rules import Rules
 from ..engine.view import seat_view
-from .arena import derive_seed
+from .arena import derive_seed, movers
 from .classic import ClassicBot
 from .expert import ActionEval, ExpertBot
 from .knowledge import knowledge_of
@@ -56,18 +56,7 @@ def play_hand(m: Match, bots: list[ExpertBot | ClassicBot],
               before_move: Callable[[Match], None] | None = None) -> None:
     """Play the hand to its end as the arena does (the waiting seat asked once per
     position whether it announces the king); ``before_move`` sees every position."""
-    asked = -1
-    while m.to_move is not None:
-        mover = m.to_move
-        other = 1 - mover
-        rec = m.hand
-        assert rec is not None
-        if asked != len(rec.actions) and m.legal_actions(other):
-            asked = len(rec.actions)
-            a = bots[other].choose(seat_view(m, other))
-            if a is not None:
-                m.apply(a, other)
-                continue
+    for mover in movers(m, bots):
         if before_move is not None:
             before_move(m)
         action = bots[mover].choose(seat_view(m, mover))
