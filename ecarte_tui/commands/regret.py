@@ -83,4 +83,7 @@ def run(args: argparse.Namespace) -> int:
           f"better: {summary['better']}")
     print(f"at most {summary['loss_bound']:.4f} of P(win the match) lost per decision "
           "(mean of the losses played out, their noise included)")
+    print(f"choosing by these play-outs instead would gain {summary['switch_gain']:+.4f} "
+          f"(± {_se(summary['switch_gain_se'])}) per decision "
+          "(half the deals choose, the other half measure)")
     return 0

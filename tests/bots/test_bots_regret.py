@@ -16,6 +16,7 @@ from ecarte_tui.bots.regret import (
     play_hand,
     positions,
     summarize,
+    switch_gain,
     value_after,
 )
 from ecarte_tui.commands import regret as command
@@ -76,15 +77,31 @@ def test_check_plays_out_two_different_legal_choices_and_leaves_the_position() -
 
 
 def test_summary_of_hand_made_checks() -> None:
-    def c(out: float, se: float, est: float) -> Check:
-        return Check("first", "play", "propose", True, est, out, se, 10, (0, 0), 0)
+    def c(out: float, se: float, est: float, gain: float = 0.0) -> Check:
+        return Check("first", "play", "propose", True, est, out, se, gain, 10, (0, 0), 0)
 
-    s = summarize([c(0.05, 0.01, 0.06), c(-0.04, 0.01, 0.0), c(0.0, 0.02, 0.01)])
+    s = summarize([c(0.05, 0.01, 0.06), c(-0.04, 0.01, 0.0, 0.03), c(0.0, 0.02, 0.01)])
     assert s["positions"] == 3
     assert s["worse"] == 1 and s["better"] == 1
     assert s["advantage"] == pytest.approx(0.01 / 3)
     assert s["bias"] == pytest.approx((0.01 + 0.04 + 0.01) / 3)
     assert s["loss_bound"] == pytest.approx(0.04 / 3)
+    assert s["switch_gain"] == pytest.approx(0.01)
+
+
+def test_switch_gain_is_measured_on_the_deals_that_did_not_choose() -> None:
+    even = [1.0] * 4
+    # The alternative better on every deal: switching gains that difference.
+    assert switch_gain([0.2] * 4, [0.5] * 4, even) == pytest.approx(0.3)
+    # The choice better on every deal: nothing to switch.
+    assert switch_gain([0.5] * 4, [0.2] * 4, even) == 0.0
+    # The halves disagree (even deals favour the alternative by 0.3, odd ones the
+    # choice by 0.1): the even half switches and the odd half measures it, -0.1, halved.
+    chosen, other = [0.2, 0.6, 0.2, 0.6], [0.5, 0.5, 0.5, 0.5]
+    assert switch_gain(chosen, other, even) == pytest.approx(-0.05)
+    # Weights count within a half as in the expert's own paired difference.
+    assert switch_gain([0.0, 0.0, 1.0, 0.0], [0.5, 0.5, 0.5, 0.5],
+                       [1.0, 1.0, 0.0, 1.0]) == pytest.approx(0.5)
 
 
 def test_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
