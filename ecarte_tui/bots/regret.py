@@ -84,14 +84,29 @@ def _wanted(m: Match, decision: str) -> bool:
     return sum(1 for a in m.legal_actions(EXPERT) if a is not KING) > 1
 
 
-def positions(rules: Rules, decision: str, seed: int, count: int) -> list[Match]:
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The positions to check, and how often the expert meets the decision in a match."""
+
+    positions: list[Match]
+    per_match: float  # decisions of this kind per match, over the matches played
+    matches: int
+
+
+def positions(rules: Rules, decision: str, seed: int, count: int) -> Found:
     """Positions where the expert (seat A) is about to make this decision, taken at random
-    (one in two) from its matches against ``classic``."""
+    (one in two) from its matches against ``classic``; the last match is played to its end
+    so that the count per match is over whole matches."""
     pick = random.Random(derive_seed("pick", seed))
     found: list[Match] = []
+    seen = 0
 
     def keep(m: Match) -> None:
-        if len(found) < count and _wanted(m, decision) and pick.random() < 0.5:
+        nonlocal seen
+        if not _wanted(m, decision):
+            return
+        seen += 1
+        if len(found) < count and pick.random() < 0.5:
             found.append(m.copy())
 
     k = 0
@@ -101,10 +116,10 @@ def positions(rules: Rules, decision: str, seed: int, count: int) -> list[Match]
         bots: list[ExpertBot | ClassicBot] = [ExpertBot(derive_seed("bot", seed, k)),
                                               ClassicBot()]
         deals = random.Random(derive_seed("deals", seed, k))
-        while not m.is_over and len(found) < count:
+        while not m.is_over:
             m.deal(deals)
             play_hand(m, bots, keep)
-    return found
+    return Found(found, seen / k, k)
 
 
 def _alternative(evals: list[ActionEval]) -> ActionEval:
@@ -169,9 +184,10 @@ def switch_gain(chosen: list[float], other: list[float], weights: list[float]) -
     return sum(-means[1 - h] for h in (0, 1) if means[h] < 0) / 2
 
 
-def summarize(checks: list[Check]) -> dict[str, object]:
+def summarize(checks: list[Check], per_match: float = 1.0) -> dict[str, object]:
     """The figures the command prints: how much the choice is better than the alternative,
-    how biased the search's estimate is, and how much it could lose at most."""
+    how biased the search's estimate is, how much it could lose at most, and what switching
+    by the play-outs would win per decision and per match (``per_match`` decisions)."""
     n = len(checks)
     if n == 0:
         return {"positions": 0}
@@ -198,5 +214,8 @@ def summarize(checks: list[Check]) -> dict[str, object]:
         "loss_bound": sum(max(0.0, -c.played_out) for c in checks) / n,
         "switch_gain": gain[0],
         "switch_gain_se": gain[1],
+        "per_match": per_match,
+        "switch_gain_per_match": gain[0] * per_match,
+        "switch_gain_per_match_se": None if gain[1] is None else gain[1] * per_match,
         "checks": [asdict(c) for c in checks],
     }

@@ -43,6 +43,10 @@ def _se(value: object) -> str:
     return f"{value:.4f}" if isinstance(value, float) else "?"
 
 
+def _points(value: object) -> str:
+    return f"{100 * value:.2f}" if isinstance(value, float) else "?"
+
+
 def _check(task: tuple[Match, str, int, int]) -> Check:
     return check(*task)
 
@@ -61,14 +65,15 @@ def run(args: argparse.Namespace) -> int:
     rules = presets[0]
     found = positions(rules, args.decision, args.seed, args.positions)
     tasks = [(m, args.decision, derive_seed("expert", args.seed, i), args.deals)
-             for i, m in enumerate(found)]
+             for i, m in enumerate(found.positions)]
     if args.jobs > 1:
         with Pool(args.jobs) as pool:
             checks = pool.map(_check, tasks, chunksize=1)
     else:
         checks = [_check(t) for t in tasks]
-    summary = summarize(checks)
-    summary.update(decision=args.decision, rules=rules.preset, seed=args.seed)
+    summary = summarize(checks, found.per_match)
+    summary.update(decision=args.decision, rules=rules.preset, seed=args.seed,
+                   matches=found.matches)
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -86,4 +91,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"choosing by these play-outs instead would gain {summary['switch_gain']:+.4f} "
           f"(± {_se(summary['switch_gain_se'])}) per decision "
           "(half the deals choose, the other half measure)")
+    print(f"the expert meets {summary['per_match']:.2f} of these decisions per match "
+          f"(over the {found.matches} matches the positions came from): per match "
+          f"{100 * summary['switch_gain_per_match']:+.2f} "
+          f"(± {_points(summary['switch_gain_per_match_se'])}) points of match wins")
     return 0

@@ -41,8 +41,11 @@ def test_positions_are_the_decision_asked_for(
     decision: str, phases: set[Phase], first: bool | None
 ) -> None:
     found = positions(CLASSIC, decision, 5, 2)
-    assert len(found) == 2
-    for m in found:
+    assert len(found.positions) == 2
+    # Every decision met is counted, the ones not picked too, over whole matches.
+    seen = found.per_match * found.matches
+    assert seen == pytest.approx(round(seen)) and round(seen) >= 2
+    for m in found.positions:
         assert m.to_move == 0 and m.phase in phases
         if first is not None:
             assert (m.exchanges == 0) is first
@@ -66,7 +69,7 @@ def test_value_after_a_hand_is_a_probability_the_two_seats_share() -> None:
 
 
 def test_check_plays_out_two_different_legal_choices_and_leaves_the_position() -> None:
-    m = positions(CLASSIC, "answer", 7, 1)[0]
+    m = positions(CLASSIC, "answer", 7, 1).positions[0]
     before = (write_ecn(m), m.stock_pos, tuple(m.hands))
     result = check(m, "answer", 11, 6)
     assert (write_ecn(m), m.stock_pos, tuple(m.hands)) == before
@@ -80,13 +83,15 @@ def test_summary_of_hand_made_checks() -> None:
     def c(out: float, se: float, est: float, gain: float = 0.0) -> Check:
         return Check("first", "play", "propose", True, est, out, se, gain, 10, (0, 0), 0)
 
-    s = summarize([c(0.05, 0.01, 0.06), c(-0.04, 0.01, 0.0, 0.03), c(0.0, 0.02, 0.01)])
+    s = summarize([c(0.05, 0.01, 0.06), c(-0.04, 0.01, 0.0, 0.03), c(0.0, 0.02, 0.01)],
+                  per_match=2.0)
     assert s["positions"] == 3
     assert s["worse"] == 1 and s["better"] == 1
     assert s["advantage"] == pytest.approx(0.01 / 3)
     assert s["bias"] == pytest.approx((0.01 + 0.04 + 0.01) / 3)
     assert s["loss_bound"] == pytest.approx(0.04 / 3)
     assert s["switch_gain"] == pytest.approx(0.01)
+    assert s["switch_gain_per_match"] == pytest.approx(0.02)
 
 
 def test_switch_gain_is_measured_on_the_deals_that_did_not_choose() -> None:
@@ -112,6 +117,7 @@ def test_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["decision"] == "first" and out["positions"] == 1
     assert out["checks"][0]["choice"] in ("play", "propose")
+    assert out["matches"] >= 1 and out["per_match"] * out["matches"] >= 1
 
 
 @pytest.mark.parametrize(
