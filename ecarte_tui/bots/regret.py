@@ -215,6 +215,7 @@ def summarize(checks: list[Check], per_match: float = 1.0) -> dict[str, object]:
         "switch_gain": gain[0],
         "switch_gain_se": gain[1],
         "per_match": per_match,
+        "loss_bound_per_match": sum(max(0.0, -c.played_out) for c in checks) / n * per_match,
         "switch_gain_per_match": gain[0] * per_match,
         "switch_gain_per_match_se": None if gain[1] is None else gain[1] * per_match,
         "checks": [asdict(c) for c in checks],

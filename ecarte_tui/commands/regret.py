@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
           f"(± {_se(summary['switch_gain_se'])}) per decision "
           "(half the deals choose, the other half measure)")
     print(f"the expert meets {summary['per_match']:.2f} of these decisions per match "
-          f"(over the {found.matches} matches the positions came from): per match "
+          f"(over the {found.matches} matches the positions came from): per match at most "
+          f"{_points(summary['loss_bound_per_match'])} points of match wins lost, and "
           f"{100 * summary['switch_gain_per_match']:+.2f} "
-          f"(± {_points(summary['switch_gain_per_match_se'])}) points of match wins")
+          f"(± {_points(summary['switch_gain_per_match_se'])}) by choosing on the play-outs")
     return 0

@@ -92,6 +92,7 @@ def test_summary_of_hand_made_checks() -> None:
     assert s["loss_bound"] == pytest.approx(0.04 / 3)
     assert s["switch_gain"] == pytest.approx(0.01)
     assert s["switch_gain_per_match"] == pytest.approx(0.02)
+    assert s["loss_bound_per_match"] == pytest.approx(0.08 / 3)
 
 
 def test_switch_gain_is_measured_on_the_deals_that_did_not_choose() -> None:
