@@ -201,6 +201,7 @@ def summarize(checks: list[Check], per_match: float = 1.0) -> dict[str, object]:
     adv = mean_se([c.played_out for c in checks])
     bias = mean_se([c.estimate - c.played_out for c in checks])
     gain = mean_se([c.switch_gain for c in checks])
+    loss_bound = sum(max(0.0, -c.played_out) for c in checks) / n
     return {
         "positions": n,
         "deals": sum(c.deals for c in checks) // n,
@@ -211,11 +212,11 @@ def summarize(checks: list[Check], per_match: float = 1.0) -> dict[str, object]:
         "bias_se": bias[1],
         "worse": sum(c.played_out < -2 * c.se for c in checks),
         "better": sum(c.played_out > 2 * c.se for c in checks),
-        "loss_bound": sum(max(0.0, -c.played_out) for c in checks) / n,
+        "loss_bound": loss_bound,
         "switch_gain": gain[0],
         "switch_gain_se": gain[1],
         "per_match": per_match,
-        "loss_bound_per_match": sum(max(0.0, -c.played_out) for c in checks) / n * per_match,
+        "loss_bound_per_match": loss_bound * per_match,
         "switch_gain_per_match": gain[0] * per_match,
         "switch_gain_per_match_se": None if gain[1] is None else gain[1] * per_match,
         "checks": [asdict(c) for c in checks],
