@@ -17,7 +17,9 @@ EXPERT_OPTIONS: dict[str, tuple[float, float, str]] = {
     "blend": (0.0, 1.0, "blend"),  # weight of its best play, valuing a hand before the play
     "margin": (0.0, 10.0, "margin"),  # standard errors by which to overrule the treatises
     "card_policy": (0.0, 1.0, "card_policy"),  # weight of the treatises' replies in the play
+    "info_sets": (0.0, 1.0, "info_sets"),  # 1: plan its later cards without seeing his
 }
+SWITCHES = frozenset({"info_sets"})  # options that are on (1) or off (0), nothing between
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -44,6 +46,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
         lo, hi, _ = EXPERT_OPTIONS[key]
         if not (math.isfinite(number) and lo <= number <= hi):
             raise ValueError(f"expert option {key}: {value} is outside {lo:g}..{hi:g}")
+        if key in SWITCHES and number not in (0.0, 1.0):
+            raise ValueError(f"expert option {key} is a switch: {key}=0 or {key}=1")
         options[key] = number
     return level, options
 
@@ -55,5 +59,7 @@ def bot_from_spec(spec: str, seed: int | None = None) -> Bot:
         return make_bot(level, seed)
     from .expert import ExpertBot
 
-    kwargs = {EXPERT_OPTIONS[k][2]: v for k, v in options.items()}
+    kwargs: dict[str, float | bool] = {
+        EXPERT_OPTIONS[k][2]: bool(v) if k in SWITCHES else v for k, v in options.items()
+    }
     return ExpertBot(seed, **kwargs)

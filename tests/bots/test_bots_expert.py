@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from bots_support import c, drive, hand_from
 
 from ecarte_tui.bots import Suggestion, make_bot, make_oracle, suggest
@@ -248,3 +249,40 @@ def test_discards_race_and_the_best_weighed_longest_comes_first() -> None:
     assert evals[0].value >= max(e.value for e in evals if e.deals == most)
     assert min(e.deals for e in evals) < most  # the poor ones were dropped early
     assert sum(e.treatise for e in evals) == 1
+
+
+class _PlanChecker(ExpertBot):
+    """Plays as the expert and, at each card with a choice, weighs the cards both ways."""
+
+    def __init__(self) -> None:
+        super().__init__(3, 0.2)
+        self.planned = ExpertBot(3, 0.2, info_sets=True)
+        self.compared = self.lower = 0
+
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        if view.phase is Phase.TRICKS and view.to_move == view.seat and len(view.legal) > 1:
+            seeing = {e.action: e.value for e in self.evaluate(view)}
+            for e in self.planned.evaluate(view):
+                assert e.value <= seeing[e.action] + 1e-12
+                self.lower += e.value < seeing[e.action] - 1e-12
+                self.compared += 1
+        return super().choose(view)
+
+
+def test_planning_without_seeing_his_cards_never_values_a_card_higher() -> None:
+    # the same deals weighed both ways: a plan the same across deals he cannot tell apart
+    # takes no more than the best play on each deal, and on some it takes less
+    checker = _PlanChecker()
+    drive(Match(Rules(), first_dealer=1), (checker, make_bot("classic", 2)),
+          rng=random.Random(4))
+    assert checker.compared > 20
+    assert checker.lower > 0
+
+
+def test_with_every_card_known_the_plan_is_the_best_play() -> None:
+    for seed in range(2):
+        a, b, up, _ = one_winning_lead(seed)
+        view = seat_view(known_position(a, b, up), 0)
+        seeing = {e.action: e.value for e in ExpertBot(seed).evaluate(view)}
+        planned = {e.action: e.value for e in ExpertBot(seed, info_sets=True).evaluate(view)}
+        assert planned == pytest.approx(seeing)

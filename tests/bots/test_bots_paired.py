@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ecarte_tui.bots.expert import BLEND, ExpertBot
+from ecarte_tui.bots.expert import BLEND, INFO_SETS, ExpertBot
 from ecarte_tui.bots.paired import BaselineError, compare
 from ecarte_tui.bots.spec import bot_from_spec, parse_spec
 from ecarte_tui.commands import arena as command
@@ -34,12 +34,14 @@ def baseline_file(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str
 
 
 def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
-    bot = bot_from_spec("expert:blend=0.95,effort=2,card_policy=0.5,margin=1", seed=7)
+    bot = bot_from_spec(
+        "expert:blend=0.95,effort=2,card_policy=0.5,margin=1,info_sets=1", seed=7)
     assert isinstance(bot, ExpertBot)
-    assert (bot.blend, bot.effort, bot.card_policy, bot.margin, bot.seed) == (
-        0.95, 2.0, 0.5, 1.0, 7)
+    assert (bot.blend, bot.effort, bot.card_policy, bot.margin, bot.info_sets, bot.seed) == (
+        0.95, 2.0, 0.5, 1.0, True, 7)
     plain = bot_from_spec("expert", seed=7)
     assert isinstance(plain, ExpertBot) and (plain.blend, plain.effort) == (BLEND, 1.0)
+    assert plain.info_sets is INFO_SETS
     assert parse_spec("classic") == ("classic", {})
 
 
@@ -54,6 +56,7 @@ def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
         ("expert:effort=nan", "outside"),
         ("expert:effort=0", "outside"),
         ("expert:blend=0.5,blend=0.6", "given twice"),
+        ("expert:info_sets=0.5", "is a switch"),
     ],
 )
 def test_bad_specs_are_refused_with_the_reason(spec: str, says: str) -> None:
