@@ -17,7 +17,7 @@ no further than that; the next real decision samples again.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .playout import PolicyPlay
 
@@ -54,12 +54,19 @@ class InfoSetPlay:
         w, v, t0 = self.weights, self.values, self.t0
         return sum(w[k] * v[k][t0 + t] for k, t in res.items())
 
-    def _i_lead(self, me: int, group: Group, won: int) -> Tricks:
+    def _settled(self, me: int, group: Group, won: int, i_lead: bool) -> Tricks | None:
+        """The tricks when nothing is left to plan: no card left, or one deal (then seen)."""
         if not me:
             return {k: won for k, _ in group}
         if len(group) == 1:
             k, his = group[0]
-            return {k: won + self.policy.best_tricks(me, his, True)}
+            return {k: won + self.policy.best_tricks(me, his, i_lead)}
+        return None
+
+    def _i_lead(self, me: int, group: Group, won: int) -> Tricks:
+        settled = self._settled(me, group, won, True)
+        if settled is not None:
+            return settled
         best, best_res = -math.inf, {}
         m = me
         while m:
@@ -73,12 +80,8 @@ class InfoSetPlay:
 
     def _after_my_lead(self, rest: int, card: int, group: Group, won: int) -> Tricks:
         follow, heads = self.policy.follow, self.policy.heads
-        parts: dict[int, Group] = {}
-        for k, his in group:
-            r = follow(his, card)
-            parts.setdefault(r, []).append((k, his ^ (1 << r)))
         res: Tricks = {}
-        for r, sub in parts.items():
+        for r, sub in split(group, lambda his: follow(his, card)).items():
             if heads(card, r):
                 res.update(self._he_leads(rest, sub, won))
             else:
@@ -86,19 +89,13 @@ class InfoSetPlay:
         return res
 
     def _he_leads(self, me: int, group: Group, won: int) -> Tricks:
-        if not me:
-            return {k: won for k, _ in group}
-        if len(group) == 1:
-            k, his = group[0]
-            return {k: won + self.policy.best_tricks(me, his, False)}
+        settled = self._settled(me, group, won, False)
+        if settled is not None:
+            return settled
         played = 5 - me.bit_count()
         lead = self.policy.lead
-        parts: dict[int, Group] = {}
-        for k, his in group:
-            card = lead(his, played)
-            parts.setdefault(card, []).append((k, his ^ (1 << card)))
         res: Tricks = {}
-        for card, sub in parts.items():
+        for card, sub in split(group, lambda his: lead(his, played)).items():
             res.update(self._i_follow(me, card, sub, won))
         return res
 
@@ -119,3 +116,13 @@ class InfoSetPlay:
         if self.policy.heads(led, card):
             return self._i_lead(rest, group, won + 1)
         return self._he_leads(rest, group, won)
+
+
+def split(group: Group, plays: Callable[[int], int]) -> dict[int, Group]:
+    """The deals of ``group`` by the card he plays from each (``plays``), that card gone:
+    after it I can tell them apart."""
+    parts: dict[int, Group] = {}
+    for k, his in group:
+        card = plays(his)
+        parts.setdefault(card, []).append((k, his ^ (1 << card)))
+    return parts
