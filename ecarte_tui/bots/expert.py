@@ -274,8 +274,14 @@ class ExpertBot:
         exact_replies: bool = False,
         card_policy: float = CARD_POLICY,
         info_sets: bool = INFO_SETS,
+        bid_effort: float = 1.0,
+        discard_effort: float = 1.0,
     ) -> None:
         self.seed = 0 if seed is None else seed
+        # deals for the bids / the discards only, as a multiple on top of ``effort``: to
+        # measure where more deals would pay (the card play's count is ``effort``'s alone)
+        self.bid_effort = bid_effort
+        self.discard_effort = discard_effort
         self.card_policy = card_policy
         self.info_sets = info_sets
         self.effort = effort
@@ -313,8 +319,8 @@ class ExpertBot:
             f"{view.hand_mask}/{int(view.phase)}"
         )
 
-    def _count(self, n: int) -> int:
-        return max(4, int(n * self.effort))
+    def _count(self, n: int, extra: float = 1.0) -> int:
+        return max(4, int(n * self.effort * extra))
 
     # ------------------------------------------------------------ the Bot protocol
 
@@ -447,8 +453,8 @@ class ExpertBot:
         me = view.hand_mask
         eager = score_eager(ctx.rules, view.scores[0], view.scores[1])
         stood, exchanged = _Tally(), _Tally()
-        batch = self._count(BID_DEALS)
-        cap = self._count(BID_MAX)
+        batch = self._count(BID_DEALS, self.bid_effort)
+        cap = self._count(BID_MAX, self.bid_effort)
         deals: list[Deal] = []
         while len(deals) < cap:
             want = min(batch, cap - len(deals))
@@ -486,8 +492,8 @@ class ExpertBot:
         elder = ctx.i_am_elder
         eager = score_eager(ctx.rules, view.scores[0], view.scores[1])
         tallies = {mask: _Tally() for mask in cands}
-        cap = max(self._count(DISCARD_MAX), 1)
-        want = min(self._count(DISCARD_FIRST), cap)
+        cap = max(self._count(DISCARD_MAX, self.discard_effort), 1)
+        want = min(self._count(DISCARD_FIRST, self.discard_effort), cap)
         deals: list[Deal] = []
         alive = list(cands)
         dropped: list[list[int]] = []  # the rounds' losers, first round first

@@ -14,6 +14,8 @@ from . import Bot, make_bot
 # option -> (lowest, highest allowed, the ExpertBot argument it sets); a knob of the search
 EXPERT_OPTIONS: dict[str, tuple[float, float, str]] = {
     "effort": (0.01, 10.0, "effort"),  # deals per decision, as a multiple (1: published)
+    "bid_effort": (0.01, 10.0, "bid_effort"),  # and for play/propose, accept/refuse only
+    "discard_effort": (0.01, 10.0, "discard_effort"),  # and for the discards only
     "blend": (0.0, 1.0, "blend"),  # weight of its best play, valuing a hand before the play
     "margin": (0.0, 10.0, "margin"),  # standard errors by which to overrule the treatises
     "card_policy": (0.0, 1.0, "card_policy"),  # weight of the treatises' replies in the play

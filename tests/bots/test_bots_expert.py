@@ -251,6 +251,25 @@ def test_discards_race_and_the_best_weighed_longest_comes_first() -> None:
     assert sum(e.treatise for e in evals) == 1
 
 
+def test_the_deals_of_bids_and_discards_scale_on_their_own() -> None:
+    # bid_effort and discard_effort multiply the deals of their decisions only (on top of
+    # effort), so an experiment can give more to one kind of decision
+    bid = seat_view(hand_from("KS 9D 7H JD 7C", None, "8D"), 0)
+    m = hand_from("KD 9S 7H 8C QC", None, "8D")
+    m.apply(PROPOSE)
+    m.apply(ACCEPT)
+    swap = seat_view(m, 0)
+
+    def used(bot: ExpertBot, view: object) -> int:
+        return max(e.deals for e in bot.evaluate(view))  # type: ignore[arg-type]
+
+    assert used(ExpertBot(2, bid_effort=2), bid) >= 384  # a first batch of 2 x 192
+    assert used(ExpertBot(2, bid_effort=0.1), bid) <= 115  # at most 0.1 x 1,152
+    assert used(ExpertBot(2, bid_effort=0.1), swap) == used(ExpertBot(2), swap)
+    assert used(ExpertBot(2, discard_effort=0.1), swap) <= 57  # at most 0.1 x 576
+    assert used(ExpertBot(2, discard_effort=0.1), bid) == used(ExpertBot(2), bid)
+
+
 class _PlanChecker(ExpertBot):
     """Plays as the expert and, at each card with a choice, weighs the cards both ways."""
 

@@ -42,6 +42,9 @@ def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
     plain = bot_from_spec("expert", seed=7)
     assert isinstance(plain, ExpertBot) and (plain.blend, plain.effort) == (BLEND, 1.0)
     assert plain.info_sets is INFO_SETS
+    split = bot_from_spec("expert:bid_effort=2,discard_effort=0.5")
+    assert isinstance(split, ExpertBot)
+    assert (split.effort, split.bid_effort, split.discard_effort) == (1.0, 2.0, 0.5)
     assert parse_spec("classic") == ("classic", {})
 
 
