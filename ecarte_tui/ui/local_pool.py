@@ -18,6 +18,7 @@ from ..engine import Rules
 from ..pool import Pool, PoolResult
 from ..table import Table, Update
 from .local_game import GameOptions
+from .narration import verb
 from .players import make_opponent
 
 PLAYER = "You"
@@ -27,10 +28,6 @@ BOT_NAMES = ("Bot Anne", "Bot Henri")
 def pool_rules(options: GameOptions) -> Rules:
     """A game of the pool is one game of the chosen rules."""
     return replace(options.make_rules(), games_to_win=1)
-
-
-def _verb(name: str, you: str, they: str) -> str:
-    return f"{name} {you if name == PLAYER else they}"
 
 
 def _obj(name: str) -> str:
@@ -154,9 +151,9 @@ class LocalPool:
 def result_lines(result: PoolResult, pool: Pool) -> list[str]:
     """What the game-over dialog says: who won, who takes the pool, who comes in."""
     winner, loser, entering = result.game.winner, result.loser, result.entering
-    lines = [f"{_verb(winner, 'win', 'wins')} game {result.game.number} of the pool."]
+    lines = [f"{verb(winner, 'win', 'wins')} game {result.game.number} of the pool."]
     if result.pool_taken:
-        lines.append(f"{_verb(winner, 'take', 'takes')} pool {result.pool_number}!")
+        lines.append(f"{verb(winner, 'take', 'takes')} pool {result.pool_number}!")
     else:
         lines.append(f"{winner}: {pool.run[winner]} of {pool.wins_needed} in a row toward "
                      f"pool {pool.pool_number}.")

@@ -27,7 +27,8 @@ def seat_names(view: SeatView, opponent: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _verb(name: str, you: str, they: str) -> str:
+def verb(name: str, you: str, they: str) -> str:
+    """The name with its verb agreeing: "You deal", "Bot deals"."""
     return f"{name} {you if name == 'You' else they}"
 
 
@@ -36,16 +37,16 @@ def describe_event(e: Event, names: tuple[str, str], g: Glyphs) -> str:
     who = names[e.seat]
     kind = e.action.kind
     if kind is Kind.CARD:
-        return f"{_verb(who, 'play', 'plays')} {short_label(e.action.card, g)}"
+        return f"{verb(who, 'play', 'plays')} {short_label(e.action.card, g)}"
     if kind is Kind.DISCARD:
         n = e.count
         if n == 0:
-            return f"{_verb(who, 'keep', 'keeps')} the hand"
+            return f"{verb(who, 'keep', 'keeps')} the hand"
         cards = ""
         if e.action.cards:
             cards = " (" + " ".join(short_label(c, g) for c in cards_of(e.action.cards)) + ")"
         take = "take" if who == "You" else "takes"
-        return f"{_verb(who, 'discard', 'discards')} {n}{cards} and {take} {n}"
+        return f"{verb(who, 'discard', 'discards')} {n}{cards} and {take} {n}"
     return {
         Kind.PLAY: f"{who}: “We play!”",
         Kind.PROPOSE: f"{who}: “Cards!”",
@@ -66,7 +67,7 @@ def log_lines(view: SeatView, names: tuple[str, str], g: Glyphs) -> list[str]:
     """The hand so far: the deal, what was asked, how many cards each took, tricks, points."""
     if view.hand_number == 0 or view.dealer is None:
         return []
-    deals = _verb(names[view.dealer], "deal", "deals")
+    deals = verb(names[view.dealer], "deal", "deals")
     lines = [f"Hand {view.hand_number}: {deals}.", trump_line(view, g)]
     if view.turn_up is not None and view.turn_up & 7 == 7:
         lines.append(f"Turn-up king: {names[view.dealer]} +1.")

@@ -7,7 +7,6 @@ stored, and can never take the name of a registered player.
 
 from __future__ import annotations
 
-import itertools
 import re
 import secrets
 
@@ -35,7 +34,6 @@ class Identities:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._guests: set[str] = set()
-        self._serial = itertools.count(1)
 
     def known(self, fingerprint: str) -> Player | None:
         """The player who owns this key, if it has been here before."""
@@ -69,9 +67,10 @@ class Identities:
         return self.store.register(fingerprint, name)
 
     def guest(self) -> Player:
-        """A unique guest for one session; call ``release`` when it ends."""
+        """A unique guest for one session; call ``release`` when it ends. The number comes
+        from the store: the club's other processes hand out guests too."""
         while True:
-            n = next(self._serial)
+            n = self.store.next_number("guest")
             name = f"{GUEST_PREFIX}{n}"
             if name not in self._guests and not self.store.name_taken(name):
                 self._guests.add(name)

@@ -59,8 +59,14 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 UPGRADES: dict[int, str] = {
+    5: """
+    CREATE TABLE IF NOT EXISTS counters (   -- numbers handed out across the club's processes
+        name TEXT PRIMARY KEY,               -- 'guest': the last guest-N (net/club/identity.py)
+        value INTEGER NOT NULL
+    );
+    """,
     4: """
     CREATE TABLE IF NOT EXISTS rematches (   -- "play again" after a match (net/store/rematches.py)
         code TEXT PRIMARY KEY,               -- the finished table
@@ -252,6 +258,15 @@ class Store:
                 (player_id, name, _now(), _now()),
             )
         return Player(player_id, name)
+
+    def next_number(self, counter: str) -> int:
+        """The next of a count shared by every process of the club (1 the first time)."""
+        with self._tx() as db:
+            row = db.execute(
+                "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT(name) "
+                "DO UPDATE SET value = counters.value + 1 RETURNING value", (counter,)
+            ).fetchone()
+        return int(row[0])
 
     def seen(self, player_id: str) -> None:
         with self._tx() as db:

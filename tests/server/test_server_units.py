@@ -208,3 +208,13 @@ def test_watcher_table_screen_shows_backs_and_offers_no_move():
             assert table.match.hand is not None and len(table.match.hand.actions) == 1
 
     asyncio.run(main())
+
+
+def test_guests_of_two_processes_of_one_club_get_different_names(club_db_target):
+    """Each worker of `ecarte serve` had its own count: two strangers at one table were
+    both "guest-1". Two stores on one database stand for two processes."""
+    first, second = Identities(Store(club_db_target)), Identities(Store(club_db_target))
+    names = [ids.guest().name for ids in (first, second, second, first)]
+    assert names == ["guest-1", "guest-2", "guest-3", "guest-4"]
+    # a process started later goes on from the club's count, not from 1
+    assert Identities(Store(club_db_target)).guest().name == "guest-5"

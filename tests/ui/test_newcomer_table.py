@@ -581,3 +581,22 @@ def test_look_of_a_long_name_in_the_trick(snap_compare, size):
     table = Table.new(Rules.named("classic"), ("You", "Bot Henri"), 3, ME)
     app = make_app(table, ScriptedOpponent(decide="play"))
     assert snap_compare(app, run_before=settle, terminal_size=size)
+
+
+def _drawn_higher_by(seat: int) -> Table:
+    """The first classic table, by seed, whose draw ``seat`` won (he chooses who deals)."""
+    for seed in range(50):
+        table = make_table(seed=seed, rules="classic", first_dealer=None)
+        if table.draw is not None and table.draw.chooser == seat:
+            return table
+    raise AssertionError("no seed below 50 lets that seat choose")
+
+
+async def test_the_log_of_the_draw_speaks_to_the_player_who_chooses() -> None:
+    """Behind the box of the choice the log read "You chooses who deals"."""
+    app = make_app(_drawn_higher_by(ME))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, until=lambda: bool(table_screen(app)._log.lines))
+        first = table_screen(app)._log.lines[0]
+        assert first.startswith("Draw for the deal:")
+        assert first.endswith("You choose who deals."), first

@@ -45,6 +45,7 @@ from ..narration import (
     prompt_for,
     role_text,
     seat_names,
+    verb,
     watcher_prompt,
 )
 from ..players import Hint, action_words, hint_for, reason_after_action
@@ -571,14 +572,10 @@ class TableScreen(Screen[None]):
         a, b = (short_label(c, g) for c in d.cards)
         text = f"Draw for the deal: {names[0]} {a}, {names[1]} {b}."
         if d.chooser is not None and d.dealer is None:
-            return f"{text} {names[d.chooser]} chooses who deals."
+            return f"{text} {verb(names[d.chooser], 'choose', 'chooses')} who deals."
         if d.dealer is not None:
-            return f"{text} {self._verb(names[d.dealer], 'deal', 'deals')}."
+            return f"{text} {verb(names[d.dealer], 'deal', 'deals')}."
         return text
-
-    @staticmethod
-    def _verb(name: str, you: str, they: str) -> str:
-        return f"{name} {you if name == 'You' else they}"
 
     def _name_keys_as_the_app_does(self) -> None:
         """The key bar says what q and n do in this app: a served club's q goes back to
