@@ -213,7 +213,8 @@ def prompt_for(
             else:
                 what = f"{opp} led {short_label(view.trick_lead, g)}: your card."
             arrows = "←/→" if g.suits == SUIT_SYMBOLS else "left/right"  # ASCII: in words
-            return Prompt(what, f"1–5 or {arrows} enter · click" + king_keys, "card")
+            return Prompt(what, f"{digit_keys(view)} or {arrows} enter · click" + king_keys,
+                          "card")
         if king and king_quiet:
             return Prompt("You keep the king of trumps quiet: its point is lost at your first "
                           "card.", "k “I have the king!”", "king")
@@ -247,8 +248,14 @@ def prompt_for(
         if lo == 0:
             need = f"up to {hi}"
         return Prompt(f"Choose your discards ({need} cards; stock {view.stock_size}).",
-                      "1–5/space toggle · enter confirm", "discard")
+                      f"{digit_keys(view)}/space toggle · enter confirm", "discard")
     return Prompt("Your turn.", "", "wait")
+
+
+def digit_keys(view: SeatView) -> str:
+    """The number keys that reach a card: "1–5" at the first trick, "1" at the last."""
+    n = len(view.hand)
+    return "1" if n <= 1 else f"1–{n}"
 
 
 def discard_bounds(view: SeatView) -> tuple[int, int]:

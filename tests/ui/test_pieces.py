@@ -48,6 +48,25 @@ def test_prompts_say_what_the_table_waits_for():
     assert p.mode == "decide" and "at risk" in p.text
 
 
+def test_the_card_prompt_names_only_the_number_keys_of_cards_held():
+    """It said "1–5" with four cards left, and at the last trick."""
+    from ecarte_tui.engine import PLAY
+
+    table = make_table(seed=3, first_dealer=1)
+    table.submit(ME, PLAY)
+    shown = []
+    while table.status == "play":
+        seat = table.waiting_for
+        view = table.view(seat)
+        if seat == ME:
+            p = prompt_for(view, table.status, seat, ("You", "Bot"), UNICODE)
+            if p.mode == "card":
+                shown.append((len(view.hand), p.keys.split(" or ")[0]))
+        table.submit(seat, next(a for a in view.legal if a.kind.name == "CARD"))
+    assert shown and shown == [(n, "1" if n == 1 else f"1–{n}") for n, _ in shown]
+    assert {n for n, _ in shown} >= {1, 5}
+
+
 def test_log_and_outcome_of_a_played_hand():
     from ecarte_tui.engine import PLAY
 
