@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 
 from ecarte_tui.engine import PRESETS
+from net.commands.serve import port_number
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
-    p.add_argument("--port", type=int, default=2222, help="port to listen on (2222)")
+    p.add_argument("--port", type=port_number, default=2222, help="port to listen on (2222)")
     p.add_argument("--public-host", metavar="NAME",
                    help="the name your friend types (default: this machine's)")
     p.add_argument("--name", help="your name at the table (default: your login name)")

@@ -11,13 +11,15 @@ import re
 import shutil
 import sys
 
+from net.commands.serve import port_number
+
 CODE = re.compile(r"^[A-Za-z]{4}$")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("host", help="the server, e.g. club.example.org or user@club.example.org")
     p.add_argument("table", nargs="?", help="a table code to sit at directly, e.g. KXRT")
-    p.add_argument("-p", "--port", type=int, default=2222, help="the server's port (2222)")
+    p.add_argument("-p", "--port", type=port_number, default=2222, help="the server's port (2222)")
     p.add_argument("--watch", action="store_true", help="watch the table instead of sitting")
 
 

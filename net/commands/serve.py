@@ -27,7 +27,8 @@ def default_data_dir() -> Path:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
-    p.add_argument("--port", type=int, default=2222, help="port to listen on (2222)")
+    p.add_argument("--port", type=port_number, default=2222,
+                   help="port to listen on (2222; 0: one the system picks)")
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"host key, database and archive (default: {default_data_dir()})")
     p.add_argument("--public-host", metavar="NAME",
@@ -67,6 +68,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the data directory")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", help="logging level (WARNING)")
+
+
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 0 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 65535, not {text}")
+    return value
 
 
 def positive_effort(text: str) -> float:
@@ -222,7 +234,12 @@ def run(args: argparse.Namespace) -> int:
         print("ecarte serve: --workers must be at least 1", file=sys.stderr)
         return 2
     if args.workers > 1:
-        from net.commands.workers import supervise
+        from net.commands.workers import port_in_use, supervise
+
+        if (why := port_in_use(args.host, args.port)) is not None:
+            print(f"ecarte serve: cannot listen on {args.host}:{args.port}: {why}",
+                  file=sys.stderr)
+            return 1
 
         data_dir = (args.data_dir or default_data_dir()).expanduser()
         return asyncio.run(supervise(args.workers, data_dir, sys.argv[1:], args.store))

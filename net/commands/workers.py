@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -68,6 +69,27 @@ class Worker:
             print(f"[worker {self.number}] {line}", end="", flush=True)
         if not banner.done():
             banner.set_result(lines)
+
+
+def port_in_use(host: str, port: int) -> str | None:
+    """Why the port cannot be ours, or None. The workers bind with SO_REUSEPORT, which lets
+    them share the port with any other process that does, such as another club's workers:
+    half the players would reach a club that is not this one. So the supervisor first binds
+    it alone, as nobody else may while something listens there."""
+    try:
+        addresses = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                       flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return str(e)
+    for family, kind, proto, _name, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            # a stopped server's connections in TIME_WAIT must not count
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as e:
+                return e.strerror or str(e)
+    return None
 
 
 async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None = None) -> int:

@@ -10,6 +10,8 @@ import os
 import re
 import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -247,3 +249,33 @@ async def test_serve_runs_one_worker_per_core_unless_told(tmp_path):
         "--workers", "1", "--shared", "--reuse-port"]
     assert "3" not in worker_argv(["serve", "--workers=3"])
 
+
+
+def _serve(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    return subprocess.run(
+        [sys.executable, "-m", "ecarte_tui", "serve", "--host", "127.0.0.1",
+         "--data-dir", str(data_dir), *args],
+        capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_workers_refuse_a_port_another_server_shares(tmp_path):
+    """Workers bind with SO_REUSEPORT, and so may another club's: a second ``ecarte serve``
+    on the port ran, and the kernel sent half the players to it. It must stop at once,
+    say why, and create nothing."""
+    with socket.socket() as other:  # another club's worker, listening as ours do
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = _serve("--port", str(port), "--workers", "2", data_dir=tmp_path / "data")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_port_out_of_range_is_refused_with_its_reason(tmp_path):
+    done = _serve("--port", "99999", data_dir=tmp_path / "data")
+    assert done.returncode == 2
+    assert "--port: must be between 0 and 65535, not 99999" in done.stderr
+    assert "Traceback" not in done.stderr
