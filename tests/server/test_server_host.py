@@ -4,11 +4,13 @@ same table, in the same process and loop; later sessions watch."""
 from __future__ import annotations
 
 import asyncio
+import random
 
+import pytest
 from server_harness import Seat, new_key
 
 from ecarte_tui.ui.settings import Settings
-from net.club import TableOptions
+from net.club import TableOptions, live_club
 from net.screens.club_table_screen import ClubTableScreen
 from net.screens.host_game import HostApp, HostTable
 from net.screens.waiting_screen import WaitingScreen
@@ -98,3 +100,16 @@ async def test_ecarte_host_in_a_real_terminal(tmp_path):
         await pane.wait_for("host-exited-0")
     finally:
         await pane.run("kill-server")
+
+
+SIZES = [(80, 24), (120, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_host_waiting_screen_snapshot(snap_compare, monkeypatch, tmp_path, size):
+    """The host's wait for a friend is the club's boxed waiting screen (it was drawn
+    unstyled, flush left: HostApp lacked the club's stylesheet)."""
+    monkeypatch.setattr(live_club.random, "SystemRandom", lambda: random.Random(7))
+    host = HostTable(TableOptions(), "hostess", tmp_path / "archive")
+    host.join_command = "ssh -p 2222 club.example.org"
+    assert snap_compare(HostApp(host, settings=Settings()), terminal_size=size)
