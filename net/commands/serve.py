@@ -20,6 +20,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+LISTENING = "Écarté club listening on"  # the banner's first line (the supervisor finds it)
+
 
 def default_data_dir() -> Path:
     return Path(user_data_dir("ecarte", appauthor=False)) / "server"
@@ -169,7 +171,7 @@ async def serve(args: argparse.Namespace) -> int:
     assert server.ssh is not None
     tables = len(server.club.tables)
     out = [
-        f"Écarté club listening on {config.host}:{server.port}",
+        f"{LISTENING} {config.host}:{server.port}",
         f"host key fingerprint: {server.ssh.host_key_fingerprint}",
         f"join with:            {server.join_command()}",
         f"data:                 {config.data_dir} (finished games in archive/, "

@@ -71,6 +71,13 @@ class Worker:
             banner.set_result(lines)
 
 
+def banner_start(lines: list[str]) -> int:
+    """Where a worker's banner begins among the lines it wrote before its ``data:`` line."""
+    from net.commands.serve import LISTENING
+
+    return next((i for i, line in enumerate(lines) if line.startswith(LISTENING)), 0)
+
+
 def port_in_use(host: str, port: int) -> str | None:
     """Why the port cannot be ours, or None. The workers bind with SO_REUSEPORT, which lets
     them share the port with any other process that does, such as another club's workers:
@@ -110,7 +117,10 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
             if w.proc is not None and w.proc.returncode is None:
                 w.proc.terminate()
         return 1
-    first = banners[0]
+    for w, lines in zip(workers, banners, strict=True):
+        for line in lines[:banner_start(lines)]:  # logged before it (--log-level info)
+            print(f"[worker {w.number}] {line}", end="", flush=True)
+    first = banners[0][banner_start(banners[0]):]
     head = [line for line in first if not line.startswith("restored")]
     print("".join(head[:1]).rstrip() + f" ({n} workers, pids "
           f"{', '.join(str(w.proc.pid) for w in workers if w.proc)})", flush=True)

@@ -279,3 +279,19 @@ def test_a_port_out_of_range_is_refused_with_its_reason(tmp_path):
     assert done.returncode == 2
     assert "--port: must be between 0 and 65535, not 99999" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_the_workers_banner_heads_with_the_club_when_the_log_says_more(tmp_path):
+    """With ``--log-level info`` a worker logs before its banner: the supervisor took that
+    log line for the banner's head ("... Creating SSH listener ... (2 workers, ...)")."""
+    server = ServerProcess(tmp_path / "data", free_port(), "--workers", "2",
+                           "--log-level", "info")
+    banner = await server.start()
+    try:
+        heads = [line for line in banner.splitlines() if "(2 workers, pids" in line]
+        assert len(heads) == 1, banner
+        assert heads[0].startswith(f"Écarté club listening on 127.0.0.1:{server.port} ")
+        logged = [line for line in banner.splitlines() if "Creating SSH listener" in line]
+        assert sorted(line.split("]")[0] for line in logged) == ["[worker 1", "[worker 2"]
+    finally:
+        await server.stop()
