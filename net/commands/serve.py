@@ -20,7 +20,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-LISTENING = "Écarté club listening on"  # the banner's first line (the supervisor finds it)
+from net.commands.workers import LISTENING
 
 
 def default_data_dir() -> Path:

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+LISTENING = "Écarté club listening on"  # a worker's banner's first line (serve.py)
 RESTART_DELAY = 0.5  # seconds before a dead worker is started again (doubling, up to 30)
 
 
@@ -73,8 +74,6 @@ class Worker:
 
 def banner_start(lines: list[str]) -> int:
     """Where a worker's banner begins among the lines it wrote before its ``data:`` line."""
-    from net.commands.serve import LISTENING
-
     return next((i for i, line in enumerate(lines) if line.startswith(LISTENING)), 0)
 
 
