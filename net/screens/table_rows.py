@@ -30,6 +30,11 @@ def rules_text(rules: Rules) -> str:
     return " · ".join(parts)
 
 
+def table_rules_text(lt: LiveTable) -> str:
+    """The rules and the club's options of a table (a pool, a stake), as the lobby lists them."""
+    return " · ".join([rules_text(lt.options.rules()), *club_marks(lt.options.club)])
+
+
 def table_row(club: Club, lt: LiveTable, player_id: str | None) -> TableRow:
     seat = lt.seat_of(player_id) if player_id else None
     free = any(s.player_id is None for s in lt.seats)
@@ -60,7 +65,6 @@ def table_row(club: Club, lt: LiveTable, player_id: str | None) -> TableRow:
     if seat is not None:
         state = f"your seat · {state}"
     return TableRow(
-        lt.code, " · ".join([rules_text(lt.options.rules()), *club_marks(lt.options.club)]),
-        players, state,
+        lt.code, table_rules_text(lt), players, state,
         str(lt.watchers) if lt.watchers else "", seat is not None, free or seat is not None,
     )

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import LiveTable
-from net.screens.table_rows import rules_text
+from net.screens.table_rows import table_rules_text
 
 if TYPE_CHECKING:
     from net.screens.club_app import ClubApp  # or HostApp: both show_table and close_open_table
@@ -49,7 +49,7 @@ class WaitingScreen(Screen[None]):
         lt = self.lt
         with Vertical(id="waiting-box", classes="club-box"):
             yield Static(f"Table {lt.code}", classes="club-title", id="waiting-code")
-            yield Static(rules_text(lt.options.rules()), classes="club-text")
+            yield Static(table_rules_text(lt), classes="club-text")
             yield Static("Waiting for an opponent…", classes="club-text club-strong")
             yield Static(self.hint, classes="club-text")
             yield Static(self.join_command, classes="club-command", id="waiting-command")

@@ -113,3 +113,21 @@ def test_host_waiting_screen_snapshot(snap_compare, monkeypatch, tmp_path, size)
     host = HostTable(TableOptions(), "hostess", tmp_path / "archive")
     host.join_command = "ssh -p 2222 club.example.org"
     assert snap_compare(HostApp(host, settings=Settings()), terminal_size=size)
+
+
+async def test_the_waiting_screen_names_the_tables_club_options_as_the_lobby_does(tmp_path):
+    """A pool table's waiting screen said only "classic · to 5": its creator could not see
+    that the table he opened was a pool, nor its stake."""
+    from net.club.clubhouse.options import ClubOptions
+    from net.screens.table_rows import table_row
+
+    options = TableOptions(club=ClubOptions(pool="loser_out", stake=5))
+    host = HostTable(options, "hostess", tmp_path / "archive")
+    app = HostApp(host, settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, WaitingScreen)
+        shown = [str(s.render()) for s in app.screen.query(".club-text")]
+        lobby = table_row(host.club, host.lt, None).rules
+        assert lobby == "classic · to 5 · pool 001 · stake 5"
+        assert lobby in shown, shown
