@@ -23,6 +23,7 @@ from net.ssh.game_commands import allow_command
 from net.ssh.limits import Limits
 from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
+from net.ssh.shared_counts import SharedCounts
 from net.store.club_store import GalleryStore, Store
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class ServerConfig:
     reuse_port: bool = False  # workers of one club accept on one port
     node_name: str | None = None  # this process in the store (default: host:pid)
     store: str | None = None  # a postgresql:// URL; None: SQLite in the data directory
+    connection_counts: SharedCounts | None = None  # a supervisor's workers count together
 
     def store_target(self) -> Path | str:
         return self.store or self.data_dir / "club.db"
@@ -119,6 +121,7 @@ class GameServer:
             limits=cfg.limits,
             allow_command=allow_command,
             reuse_port=cfg.reuse_port,
+            counts=cfg.connection_counts,
         )
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,

@@ -97,6 +97,7 @@ def positive_effort(text: str) -> float:
 def config_from(args: argparse.Namespace) -> object:
     from net.game_server import ServerConfig
     from net.ssh.limits import Limits
+    from net.ssh.shared_counts import SharedCounts
 
     changes: dict[str, object] = {"idle_timeout": args.idle_timeout or None}
     if args.max_connections is not None:
@@ -119,6 +120,8 @@ def config_from(args: argparse.Namespace) -> object:
         shared=args.shared or (args.workers or 1) > 1 or bool(args.store),
         store=args.store,
         reuse_port=args.reuse_port,
+        # a supervisor's worker: the connection limits count every worker's connections
+        connection_counts=SharedCounts.from_env() if args.reuse_port else None,
     )
 
 

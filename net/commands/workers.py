@@ -17,7 +17,10 @@ import sys
 import time
 from pathlib import Path
 
+from net.ssh import shared_counts
+
 LISTENING = "Écarté club listening on"  # a worker's banner's first line (serve.py)
+COUNTS_FILE = "connections.counts"  # the workers' shared connection counts, in the data dir
 RESTART_DELAY = 0.5  # seconds before a dead worker is started again (doubling, up to 30)
 
 
@@ -40,8 +43,9 @@ def worker_argv(argv: list[str]) -> list[str]:
 
 
 class Worker:
-    def __init__(self, number: int, argv: list[str]) -> None:
+    def __init__(self, number: int, argv: list[str], env: dict[str, str] | None = None) -> None:
         self.number, self.argv = number, argv
+        self.env = env or {}  # what this worker alone is told (its row of the counts)
         self.proc: asyncio.subprocess.Process | None = None
         self.banner: asyncio.Future[list[str]] | None = None
         self.restarts = 0
@@ -52,7 +56,7 @@ class Worker:
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "ecarte_tui", *self.argv,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-            env=supervisor_env())
+            env={**supervisor_env(), **self.env})
         self.banner = asyncio.get_running_loop().create_future()
         asyncio.create_task(self._relay(self.proc, self.banner))
 
@@ -105,7 +109,10 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
     data_dir.mkdir(parents=True, exist_ok=True)
     load_or_create_host_key(data_dir)  # once, before the workers would race to create it
     Store(store or data_dir / "club.db").close()  # the schema, upgraded once
-    workers = [Worker(i + 1, worker_argv(argv)) for i in range(n)]
+    counts = data_dir / COUNTS_FILE
+    key = shared_counts.create(counts, n)
+    workers = [Worker(i + 1, worker_argv(argv), shared_counts.worker_env(counts, n, i, key))
+               for i in range(n)]
     for w in workers:
         await w.start()
     banners = [await w.banner for w in workers if w.banner is not None]

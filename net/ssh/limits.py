@@ -11,6 +11,10 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from net.ssh.shared_counts import SharedCounts
 
 Clock = Callable[[], float]
 
@@ -137,9 +141,11 @@ class ConnectionTracker:
     refusing guests would shut a whole NAT out because of one bot; failures are logged.
     """
 
-    def __init__(self, limits: Limits, clock: Clock = time.monotonic) -> None:
+    def __init__(self, limits: Limits, clock: Clock = time.monotonic,
+                 shared: SharedCounts | None = None) -> None:
         self._limits = limits
         self._clock = clock
+        self._shared = shared  # the other workers' connections (net/ssh/shared_counts.py)
         self._live: dict[str, int] = defaultdict(int)
         self._total = 0
         # Only the newest `max_failed_auth_per_ip` stamps matter, so an address hammering
@@ -158,9 +164,14 @@ class ConnectionTracker:
         Failed logins are not a reason here: the connection may carry a key that
         authenticates (see `lockout_reason`, checked at authentication time).
         """
-        if self._total >= self._limits.max_connections:
+        shared = self._shared
+        total = shared.total() if shared is not None else self._total
+        if total >= self._limits.max_connections:
             return "server is full, try again later"
-        if self._live.get(ip, 0) >= self._limits.max_connections_per_ip:
+        from_ip = self._live.get(ip, 0)
+        if shared is not None:
+            from_ip += shared.from_address_elsewhere(ip)
+        if from_ip >= self._limits.max_connections_per_ip:
             return "too many connections from your address"
         return None
 
@@ -168,6 +179,8 @@ class ConnectionTracker:
         """Record an accepted connection."""
         self._total += 1
         self._live[ip] += 1
+        if self._shared is not None:
+            self._shared.opened(ip)
 
     def closed(self, ip: str) -> None:
         """Record a connection going away (accepted ones only)."""
@@ -175,6 +188,8 @@ class ConnectionTracker:
         self._live[ip] -= 1
         if self._live[ip] <= 0:
             del self._live[ip]
+        if self._shared is not None:
+            self._shared.closed(ip)
 
     def auth_failed(self, ip: str) -> None:
         """Record a failed login (a connection that tried to authenticate and did not)."""

@@ -22,6 +22,7 @@ from net.ssh.host_key import host_key_fingerprint, join_command, load_or_create_
 from net.ssh.lazy_tasks import keep_lazy_tasks
 from net.ssh.limits import ConnectionTracker, Limits, describe_wait
 from net.ssh.session import AppFactory, AppSession, ClientIdentity, CommandFilter
+from net.ssh.shared_counts import SharedCounts
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +39,13 @@ class _ServerState:
         limits: Limits,
         allow_command: CommandFilter | None,
         authorized_keys: Path | None,
+        counts: SharedCounts | None = None,
     ) -> None:
         self.app_factory = app_factory
         self.limits = limits
         self.allow_command = allow_command
         self.authorized_keys = authorized_keys
-        self.tracker = ConnectionTracker(limits)
+        self.tracker = ConnectionTracker(limits, shared=counts)
         self.connections: set[asyncssh.SSHServerConnection] = set()
         self.sessions: set[AppSession] = set()
 
@@ -366,6 +368,7 @@ async def start_server(
     limits: Limits | None = None,
     allow_command: CommandFilter | None = None,
     reuse_port: bool = False,
+    counts: SharedCounts | None = None,
 ) -> GameSSHServer:
     """Listen on host:port and serve `app_factory(SessionInfo)` to every SSH session.
 
@@ -373,7 +376,8 @@ async def start_server(
     `authorized_keys` (default: data_dir/authorized_keys) may log in. `allow_command`
     decides which exec commands (e.g. 'join ABCD') are accepted; None refuses all.
     `port=0` picks a free port (see `GameSSHServer.port`). `reuse_port` lets the workers of
-    one club accept on the same port (the kernel spreads connections among them).
+    one club accept on the same port (the kernel spreads connections among them), and
+    `counts` makes their connection limits count the connections of all of them.
     """
     keep_lazy_tasks()
     limits = limits or Limits()
@@ -381,7 +385,7 @@ async def start_server(
     keys_path: Path | None = None
     if private:
         keys_path = Path(authorized_keys or Path(data_dir) / "authorized_keys")
-    state = _ServerState(app_factory, limits, allow_command, keys_path)
+    state = _ServerState(app_factory, limits, allow_command, keys_path, counts)
     server_factory: Callable[[], asyncssh.SSHServer] = lambda: _ConnectionHandler(state)  # noqa: E731
     acceptor = await asyncssh.listen(
         host,

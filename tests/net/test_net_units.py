@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,3 +110,34 @@ def test_connection_tracker_limits_and_failure_window():
     assert "failed" in (tracker.lockout_reason("c") or "")
     now[0] += limits.failed_auth_window + 1
     assert tracker.lockout_reason("c") is None
+
+
+def test_workers_sharing_counts_limit_an_address_and_the_server_together(tmp_path):
+    """Two workers' trackers on one counts file (net/ssh/shared_counts.py): an address's
+    connections on either count against it on both, and so does the total."""
+    from net.ssh import shared_counts
+    from net.ssh.shared_counts import SharedCounts
+
+    path = tmp_path / "counts"
+    key = shared_counts.create(path, 2)
+    limits = Limits(max_connections=3, max_connections_per_ip=2)
+    one = ConnectionTracker(limits, shared=SharedCounts(path, 2, 0, key))
+    two = ConnectionTracker(limits, shared=SharedCounts(path, 2, 1, key))
+    one.opened("10.0.0.1")
+    assert two.refusal_reason("10.0.0.1") is None
+    two.opened("10.0.0.1")
+    # each worker holds one: alone, each would let a second in
+    assert "your address" in (one.refusal_reason("10.0.0.1") or "")
+    assert "your address" in (two.refusal_reason("10.0.0.1") or "")
+    assert one.refusal_reason("10.0.0.2") is None
+    one.opened("10.0.0.2")
+    assert "full" in (two.refusal_reason("10.0.0.3") or "")
+    one.closed("10.0.0.1")
+    assert two.refusal_reason("10.0.0.1") is None and two.refusal_reason("10.0.0.3") is None
+    # worker 2 dies and is started again: its connections went with it
+    restarted = ConnectionTracker(limits, shared=SharedCounts(path, 2, 1, key))
+    one.opened("10.0.0.1")
+    assert restarted.refusal_reason("10.0.0.1") is None  # one left from 10.0.0.1, not two
+    assert "full" not in (restarted.refusal_reason("10.0.0.4") or "")
+    with pytest.raises(ValueError):
+        SharedCounts(path, 2, 2, key)

@@ -295,3 +295,38 @@ async def test_the_workers_banner_heads_with_the_club_when_the_log_says_more(tmp
         assert sorted(line.split("]")[0] for line in logged) == ["[worker 1", "[worker 2"]
     finally:
         await server.stop()
+
+
+async def test_workers_count_an_addresses_connections_together(tmp_path):
+    """``--max-connections-per-ip 2`` on two workers let an address hold two on each: the
+    kernel spreads one address's connections over the workers, and each counted its own."""
+    import asyncssh
+    from ssh_harness import connect
+
+    server = ServerProcess(tmp_path / "data", free_port(), "--workers", "2",
+                           "--max-connections-per-ip", "2")
+    await server.start()
+    accepted: list[asyncssh.SSHClientConnection] = []
+    try:
+        refused = 0
+        for _ in range(6):
+            try:
+                accepted.append(await connect(server.port))
+            except (asyncssh.DisconnectError, ConnectionError) as e:
+                assert "too many connections from your address" in str(e)
+                refused += 1
+        assert (len(accepted), refused) == (2, 4)
+        gone = accepted.pop()
+        gone.close()
+        await gone.wait_closed()
+        for _ in range(50):  # its worker counts it out when it sees the close
+            try:
+                accepted.append(await connect(server.port))
+                break
+            except (asyncssh.DisconnectError, ConnectionError):
+                await asyncio.sleep(0.1)
+        assert len(accepted) == 2
+    finally:
+        for conn in accepted:
+            conn.close()
+        await server.stop()
