@@ -32,6 +32,15 @@ from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 log = logging.getLogger(__name__)
 
+
+def describe(options: TableOptions) -> str:
+    """A table's rules in a log line: "classic, to 5", "nl, to 7, best of 3"."""
+    rules = options.rules()
+    text = f"{rules.preset}, to {rules.target}"
+    if rules.games_to_win > 1:
+        text += f", best of {2 * rules.games_to_win - 1}"
+    return text
+
 if TYPE_CHECKING:
     from net.club.house import House, StoredRound
     from net.club_sync.node import ClubNode
@@ -172,8 +181,10 @@ class Club:
             code, options.to_json(), (seats[0].player_id, seats[1].player_id),
             (seats[0].name, seats[1].name), "", "open",
         )
+        log.info("table %s opened by %s (%s)", code, seats[0].name, describe(options))
         if seats[1].player_id is not None:
             self._start(lt)
+            log.info("table %s: %s vs %s", code, seats[0].name, seats[1].name)
         self._announce(lt.code, "created")
         self._lobby_changed()
         return lt
@@ -223,6 +234,7 @@ class Club:
             names=(lt.seats[0].name, lt.seats[1].name),
         )
         self._start(lt)
+        log.info("table %s: %s vs %s", lt.code, lt.seats[0].name, lt.seats[1].name)
         self._announce(lt.code, "seats")
         lt.notify()  # the player waiting at the table sees the game start
         self._lobby_changed()
@@ -388,7 +400,12 @@ class Club:
         if self.archive_dir is None:
             return
         self.archive_dir.mkdir(parents=True, exist_ok=True)
-        (self.archive_dir / f"{lt.record_id}.ecn").write_text(table.record_text(), encoding="utf-8")
+        path = self.archive_dir / f"{lt.record_id}.ecn"
+        path.write_text(table.record_text(), encoding="utf-8")
+        m = table.match
+        won = lt.seats[m.match_winner].name if m.match_winner is not None else None
+        log.info("table %s finished: %s (%s)", lt.record_id,
+                 f"{won} won" if won else "no winner", path)
 
     # ------------------------------------------------------------------ presence
 

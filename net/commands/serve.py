@@ -22,6 +22,8 @@ from platformdirs import user_data_dir
 
 from net.commands.workers import LISTENING
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
 
 def default_data_dir() -> Path:
     return Path(user_data_dir("ecarte", appauthor=False)) / "server"
@@ -69,7 +71,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "every node with the same URL is the same club). Default: SQLite in "
                         "the data directory")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--log-level", default="WARNING", help="logging level (WARNING)")
+    p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
+                   help="WARNING (the default): problems only; INFO: logins, tables opened "
+                        "and finished; DEBUG: also every SSH exchange")
 
 
 def port_number(text: str) -> int:
@@ -231,8 +235,10 @@ def default_workers() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.WARNING),
+    logging.basicConfig(level=getattr(logging, args.log_level),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.log_level != "DEBUG":  # asyncssh's INFO is ten lines per connection
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
     if args.workers is None:  # (the workers share one port: a port the system picks is one's)
         args.workers = default_workers() if args.port else 1
     if args.workers < 1:

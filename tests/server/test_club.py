@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 
@@ -150,3 +151,33 @@ def test_bad_options_are_refused_before_anything_is_created(tmp_path):
     with pytest.raises(ValueError, match="target"):
         club.create(Player("k1", "anna"), TableOptions(overrides=(("target", "0"),)))
     assert club.tables == {} and club.store.tables("open", "playing") == []
+
+
+def test_an_operator_reads_tables_opened_seated_and_finished_in_the_log(tmp_path, caplog):
+    """``ecarte serve --log-level info`` said who logged in, and nothing of the games."""
+    caplog.set_level(logging.INFO, logger="net.club.live_club")
+
+    async def main():
+        club = make_club(tmp_path)
+        open_lt, _ = club.create(Player("k2", "cleo"), TableOptions("nl", (("target", "7"),)))
+        club.sit(open_lt.code, Player("k3", "dora"))
+        lt, seat = club.create(Player("k1", "anna"), TableOptions("classic", opponent="bot:x"))
+        from ecarte_tui.bot_seat import BotSeat
+
+        me = BotSeat(lt.table, seat, FirstLegal(), delay=0)
+        me.start()
+        for _ in range(2000):
+            if lt.finished:
+                break
+            await asyncio.sleep(0.001)
+        me.stop()
+        return open_lt, lt
+
+    open_lt, lt = asyncio.run(main())
+    lines = [r.getMessage() for r in caplog.records]
+    assert f"table {open_lt.code} opened by cleo (nl, to 7)" in lines
+    assert f"table {open_lt.code}: cleo vs dora" in lines
+    assert f"table {lt.code}: anna vs Bot (x)" in lines
+    winner = lt.seats[lt.table.match.match_winner].name
+    assert (f"table {lt.code} finished: {winner} won "
+            f"({tmp_path / 'archive' / (lt.code + '.ecn')})") in lines

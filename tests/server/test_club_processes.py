@@ -282,10 +282,10 @@ def test_a_port_out_of_range_is_refused_with_its_reason(tmp_path):
 
 
 async def test_the_workers_banner_heads_with_the_club_when_the_log_says_more(tmp_path):
-    """With ``--log-level info`` a worker logs before its banner: the supervisor took that
+    """With ``--log-level debug`` a worker logs before its banner: the supervisor took that
     log line for the banner's head ("... Creating SSH listener ... (2 workers, ...)")."""
     server = ServerProcess(tmp_path / "data", free_port(), "--workers", "2",
-                           "--log-level", "info")
+                           "--log-level", "debug")
     banner = await server.start()
     try:
         heads = [line for line in banner.splitlines() if "(2 workers, pids" in line]
@@ -330,3 +330,9 @@ async def test_workers_count_an_addresses_connections_together(tmp_path):
         for conn in accepted:
             conn.close()
         await server.stop()
+
+
+def test_an_unknown_log_level_is_refused_not_taken_for_warning(tmp_path):
+    done = _serve("--log-level", "verbose", data_dir=tmp_path / "data")
+    assert done.returncode == 2 and "--log-level: invalid choice: 'VERBOSE'" in done.stderr
+    assert not (tmp_path / "data").exists()
