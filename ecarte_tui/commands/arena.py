@@ -8,6 +8,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ecarte_tui.commands.arg_types import count
+
 from ..bots.arena import (
     PRESET_GROUPS,
     check_level,
@@ -38,7 +40,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"rules presets separated by commas ({', '.join(PRESETS)}) or a "
                    f"group ({groups}); each is played on the same deals and reported on "
                    "its own (default classic)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (results do not "
+    p.add_argument("--jobs", type=count(), default=1, help="worker processes (results do not "
                    "depend on it)")
     p.add_argument("--record", metavar="DIR", type=Path, default=None,
                    help="write every match to DIR as ECN (PRESET-pairNNNN-[un]swapped.ecn), "

@@ -6,18 +6,21 @@ import argparse
 import json
 from pathlib import Path
 
+from ecarte_tui.commands.arg_types import count, positive_seconds, seconds
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("what", choices=["engine", "ui", "ssh"], help="what to measure")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per engine measurement")
-    p.add_argument("--sessions", type=int, default=50, help="SSH sessions (bench ssh)")
-    p.add_argument("--duration", type=float, default=60.0,
+    p.add_argument("--seconds", type=positive_seconds, default=2.0,
+                   help="time per engine measurement")
+    p.add_argument("--sessions", type=count(), default=50, help="SSH sessions (bench ssh)")
+    p.add_argument("--duration", type=positive_seconds, default=60.0,
                    help="seconds of play measured (bench ssh)")
-    p.add_argument("--idle-seconds", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--idle-seconds", type=seconds, default=10.0, metavar="SECONDS",
                    help="after the play, sessions left idle in the lobby, then at tables, "
                         "for this long each; 0 skips it (bench ssh, 10)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
+    p.add_argument("--workers", type=count(), default=1, metavar="N",
                    help="serve with N worker processes on one port (bench ssh, 1)")
     p.add_argument("--store", metavar="URL", default=None,
                    help="the club in PostgreSQL (postgresql://...) instead of SQLite "

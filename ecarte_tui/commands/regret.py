@@ -7,6 +7,8 @@ import json
 import sys
 from multiprocessing import Pool
 
+from ecarte_tui.commands.arg_types import count
+
 from ..bots.arena import derive_seed, parse_presets
 from ..bots.regret import DECISIONS, Check, check, positions, summarize
 from ..engine.match import Match
@@ -29,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed for the matches and the deals")
     p.add_argument("--rules", default="classic", metavar="PRESET",
                    help="one rules preset (default classic)")
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=count(), default=1,
                    help="worker processes (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 

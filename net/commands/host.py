@@ -11,6 +11,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from ecarte_tui.commands.arg_types import seconds
 from ecarte_tui.engine import PRESETS
 from net.commands.serve import port_number
 
@@ -27,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ace-high", action="store_true", help="aces rank above kings")
     p.add_argument("--data-dir", type=Path, default=None,
                    help="host key and archive (default: the user data folder, host/)")
-    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="SECONDS",
+    p.add_argument("--reconnect-timeout", type=seconds, default=300.0, metavar="SECONDS",
                    help="how long your friend keeps the seat after dropping (300)")
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from ecarte_tui.commands.arg_types import count, seconds
 from net.commands.workers import LISTENING
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -41,17 +42,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only keys listed in --authorized-keys may log in (no guests)")
     p.add_argument("--authorized-keys", type=Path, metavar="FILE",
                    help="authorized_keys file for --private (default: DATA_DIR/authorized_keys)")
-    p.add_argument("--reconnect-timeout", type=float, default=300.0, metavar="SECONDS",
+    p.add_argument("--reconnect-timeout", type=seconds, default=300.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat (300)")
-    p.add_argument("--lobby-idle-timeout", type=float, default=600.0, metavar="SECONDS",
+    p.add_argument("--lobby-idle-timeout", type=seconds, default=600.0, metavar="SECONDS",
                    help="disconnect a session idle in the lobby after this long (600)")
-    p.add_argument("--idle-timeout", type=float, default=1800.0, metavar="SECONDS",
+    p.add_argument("--idle-timeout", type=seconds, default=1800.0, metavar="SECONDS",
                    help="disconnect a session with no input and no game moving (1800)")
-    p.add_argument("--max-connections", type=int, default=None, metavar="N",
+    p.add_argument("--max-connections", type=count(), default=None, metavar="N",
                    help="concurrent connections, all clients together (200)")
-    p.add_argument("--max-connections-per-ip", type=int, default=None, metavar="N",
+    p.add_argument("--max-connections-per-ip", type=count(), default=None, metavar="N",
                    help="concurrent connections from one address (10)")
-    p.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+    p.add_argument("--bot-delay", type=seconds, default=0.8, metavar="SECONDS",
                    help="the server's bots wait this long before each move (0.8)")
     p.add_argument("--bot-effort", type=positive_effort, default=1.0, metavar="SCALE",
                    help="the expert's search size at the server's tables: 1 = its full "
