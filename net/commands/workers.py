@@ -124,7 +124,7 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
                 w.proc.terminate()
         return 1
     for w, lines in zip(workers, banners, strict=True):
-        for line in lines[:banner_start(lines)]:  # logged before it (--log-level info)
+        for line in lines[:banner_start(lines)]:  # logged before it (--log-level INFO, DEBUG)
             print(f"[worker {w.number}] {line}", end="", flush=True)
     first = banners[0][banner_start(banners[0]):]
     head = [line for line in first if not line.startswith("restored")]
