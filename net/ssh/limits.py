@@ -200,19 +200,31 @@ class ConnectionTracker:
         stamps = self._failures.get(ip)
         if stamps is None:
             stamps = self._failures[ip] = deque(maxlen=limit)
-        stamps.append(self._clock())
+        now = self._clock()
+        stamps.append(now)
+        if self._shared is not None:
+            self._shared.failed(ip, now)
+
+    def _recent(self, ip: str) -> list[float]:
+        """The newest failures from `ip` inside the window, here and on the other workers,
+        oldest first (at most the lockout limit)."""
+        self._prune(ip)
+        stamps = list(self._failures.get(ip, ()))
+        if self._shared is not None:
+            horizon = self._clock() - self._limits.failed_auth_window
+            stamps = sorted(stamps + self._shared.failures_elsewhere(ip, horizon))
+        limit = max(0, self._limits.max_failed_auth_per_ip)
+        return stamps[-limit:] if limit else []
 
     def recent_failures(self, ip: str) -> int:
         """Failures from `ip` inside the counting window (at most the lockout limit)."""
-        self._prune(ip)
-        return len(self._failures.get(ip, ()))
+        return len(self._recent(ip))
 
     def lockout_remaining(self, ip: str) -> float:
         """Seconds until `ip` is no longer locked out; 0.0 when it is not locked out."""
         limit = self._limits.max_failed_auth_per_ip
-        self._prune(ip)
-        stamps = self._failures.get(ip)
-        if limit <= 0 or stamps is None or len(stamps) < limit:
+        stamps = self._recent(ip)
+        if limit <= 0 or len(stamps) < limit:
             return 0.0
         # Unlocked once the oldest of the newest `limit` failures leaves the window.
         return max(0.0, stamps[0] + self._limits.failed_auth_window - self._clock())

@@ -141,3 +141,38 @@ def test_workers_sharing_counts_limit_an_address_and_the_server_together(tmp_pat
     assert "full" not in (restarted.refusal_reason("10.0.0.4") or "")
     with pytest.raises(ValueError):
         SharedCounts(path, 2, 2, key)
+
+
+def test_workers_sharing_counts_lock_an_address_out_on_their_failures_together(tmp_path):
+    """An address failing twice on one worker and once on the other is locked out on both
+    at a limit of three; each alone had seen too few. The lock ends with the window."""
+    from net.ssh import shared_counts
+    from net.ssh.shared_counts import SharedCounts
+
+    now = [1000.0]
+    path = tmp_path / "counts"
+    key = shared_counts.create(path, 3)
+    limits = Limits(max_failed_auth_per_ip=3, failed_auth_window=300.0)
+
+    def worker(i: int) -> ConnectionTracker:
+        return ConnectionTracker(limits, clock=lambda: now[0],
+                                 shared=SharedCounts(path, 3, i, key))
+
+    one, two = worker(0), worker(2)
+    one.auth_failed("198.51.100.9")
+    now[0] += 10
+    one.auth_failed("198.51.100.9")
+    assert one.lockout_reason("198.51.100.9") is None
+    now[0] += 10
+    two.auth_failed("198.51.100.9")
+    for tracker in (one, two):
+        assert tracker.recent_failures("198.51.100.9") == 3
+        # the oldest of the three (at 1000) leaves the window at 1300: 280 s from now
+        assert tracker.lockout_remaining("198.51.100.9") == pytest.approx(280.0)
+    assert one.lockout_reason("198.51.100.10") is None  # another address: free
+    now[0] += 281
+    assert two.lockout_reason("198.51.100.9") is None
+    assert two.recent_failures("198.51.100.9") == 2
+    # worker 1 (index 2) restarts: its failure went with it
+    two = worker(2)
+    assert one.recent_failures("198.51.100.9") == 1
