@@ -122,22 +122,23 @@ def test_drop_timeout_then_take_win_or_bot(tmp_path):
     assert (tmp_path / "archive" / f"{lt.code}.ecn").exists()
 
 
+async def anna_plays_the_bot_out(club: Club):
+    """anna's table against the club's bot, played to its end with her first legal moves."""
+    from ecarte_tui.bot_seat import BotSeat
+
+    lt, seat = club.create(Player("k1", "anna"), TableOptions("classic", opponent="bot:x"))
+    me = BotSeat(lt.table, seat, FirstLegal(), delay=0)
+    me.start()
+    for _ in range(2000):
+        if lt.finished:
+            break
+        await asyncio.sleep(0.001)
+    me.stop()
+    return lt
+
+
 def test_bot_table_plays_to_the_end_and_is_archived(tmp_path):
-    async def main():
-        club = make_club(tmp_path)
-        lt, seat = club.create(Player("k1", "anna"), TableOptions("classic", opponent="bot:x"))
-        from ecarte_tui.bot_seat import BotSeat
-
-        me = BotSeat(lt.table, seat, FirstLegal(), delay=0)
-        me.start()
-        for _ in range(2000):
-            if lt.finished:
-                break
-            await asyncio.sleep(0.001)
-        me.stop()
-        return lt
-
-    lt = asyncio.run(main())
+    lt = asyncio.run(anna_plays_the_bot_out(make_club(tmp_path)))
     assert lt.finished
     text = (tmp_path / "archive" / f"{lt.code}.ecn").read_text()
     assert read_ecn(text).match.phase is Phase.OVER
@@ -161,17 +162,7 @@ def test_an_operator_reads_tables_opened_seated_and_finished_in_the_log(tmp_path
         club = make_club(tmp_path)
         open_lt, _ = club.create(Player("k2", "cleo"), TableOptions("nl", (("target", "7"),)))
         club.sit(open_lt.code, Player("k3", "dora"))
-        lt, seat = club.create(Player("k1", "anna"), TableOptions("classic", opponent="bot:x"))
-        from ecarte_tui.bot_seat import BotSeat
-
-        me = BotSeat(lt.table, seat, FirstLegal(), delay=0)
-        me.start()
-        for _ in range(2000):
-            if lt.finished:
-                break
-            await asyncio.sleep(0.001)
-        me.stop()
-        return open_lt, lt
+        return open_lt, await anna_plays_the_bot_out(club)
 
     open_lt, lt = asyncio.run(main())
     lines = [r.getMessage() for r in caplog.records]
