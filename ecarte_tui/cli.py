@@ -31,6 +31,7 @@ def build_parser(available: dict[str, object]) -> argparse.ArgumentParser:
         prog="ecarte",
         description="Écarté, the 19th-century French card game, in the terminal.",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in SUBCOMMANDS.items():
         module = available.get(name)
@@ -40,6 +41,16 @@ def build_parser(available: dict[str, object]) -> argparse.ArgumentParser:
         module.add_arguments(p)  # type: ignore[attr-defined]
         p.set_defaults(_module=module)
     return parser
+
+
+def version_text() -> str:
+    """"ecarte 0.1.0": the installed distribution's version (what a bug report needs)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"ecarte {version('ecarte-tui')}"
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "ecarte (not installed)"
 
 
 def _load(name: str) -> object | None:
@@ -53,6 +64,9 @@ def _load(name: str) -> object | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # without importing every command's module
+        print(version_text())
+        return 0
     wanted = next((a for a in args_list if not a.startswith("-")), None)
     if wanted in SUBCOMMANDS:
         available = {wanted: _load(wanted)}

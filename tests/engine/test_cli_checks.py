@@ -1,6 +1,7 @@
-"""Every number a command takes is checked by its parser: a negative timeout, a zero count,
-an infinite or non-numeric value is refused with the option's name (exit 2), before
-anything starts. ``ecarte serve --reconnect-timeout -5`` used to start a server."""
+"""The command line's own checks. Every number a command takes is checked by its parser: a
+negative timeout, a zero count, an infinite or non-numeric value is refused with the
+option's name (exit 2), before anything starts (``ecarte serve --reconnect-timeout -5``
+used to start a server). ``--version`` names the installed release."""
 
 from __future__ import annotations
 
@@ -36,3 +37,10 @@ def test_zero_seconds_is_a_duration_where_it_means_never():
     from ecarte_tui.commands.arg_types import count, seconds
 
     assert seconds("0") == 0.0 and seconds("2.5") == 2.5 and count()("3") == 3
+
+
+def test_version_names_the_installed_release(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"ecarte {version('ecarte-tui')}\n"
