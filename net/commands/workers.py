@@ -106,11 +106,21 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
     from net.ssh.host_key import load_or_create_host_key
     from net.store.club_store import Store
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    load_or_create_host_key(data_dir)  # once, before the workers would race to create it
-    Store(store or data_dir / "club.db").close()  # the schema, upgraded once
     counts = data_dir / COUNTS_FILE
-    key = shared_counts.create(counts, n)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        load_or_create_host_key(data_dir)  # once, before the workers would race to create it
+        key = shared_counts.create(counts, n)
+    except OSError as e:
+        print(f"ecarte serve: cannot use the data directory {data_dir}: {e.strerror or e}",
+              file=sys.stderr)
+        return 1
+    try:
+        Store(store or data_dir / "club.db").close()  # the schema, upgraded once
+    except Exception as e:  # as a worker would say it (serve.py), before starting any
+        print(f"ecarte serve: cannot open the club's store {store or data_dir / 'club.db'}: "
+              f"{e}".rstrip(), file=sys.stderr)
+        return 1
     workers = [Worker(i + 1, worker_argv(argv), shared_counts.worker_env(counts, n, i, key))
                for i in range(n)]
     for w in workers:

@@ -336,3 +336,16 @@ def test_an_unknown_log_level_is_refused_not_taken_for_warning(tmp_path):
     done = _serve("--log-level", "verbose", data_dir=tmp_path / "data")
     assert done.returncode == 2 and "--log-level: invalid choice: 'VERBOSE'" in done.stderr
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--data-dir", "/proc/no-such-dir"], "cannot use the data directory /proc/no-such-dir"),
+    (["--store", "postgresql://nobody@127.0.0.1:1/none"],
+     "cannot open the club's store postgresql://nobody@127.0.0.1:1/none"),
+], ids=["data dir", "store"])
+def test_workers_that_cannot_start_say_why_without_a_traceback(tmp_path, extra, message):
+    """One process said so; the supervisor of workers printed a traceback."""
+    done = _serve("--port", str(free_port()), "--workers", "2", *extra,
+                  data_dir=tmp_path / "data")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
