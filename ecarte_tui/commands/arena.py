@@ -8,8 +8,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ecarte_tui.commands.arg_types import count
-
 from ..bots.arena import (
     PRESET_GROUPS,
     check_level,
@@ -21,6 +19,7 @@ from ..bots.arena import (
 from ..bots.paired import BaselineError, compare, format_paired, load_baseline
 from ..bots.spec import EXPERT_OPTIONS
 from ..engine.rules import PRESETS
+from .arg_types import count
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -25,6 +25,14 @@ def count(low: int = 1) -> Callable[[str], int]:
     return parse
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535."""
+    value = int(_number(int, text))
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 65535, not {text}")
+    return value
+
+
 def seconds(text: str) -> float:
     """A duration: 0 or more seconds (a finite number: an infinite timer cannot be set)."""
     value = float(_number(float, text))

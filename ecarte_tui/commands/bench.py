@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ecarte_tui.commands.arg_types import count, positive_seconds, seconds
+from .arg_types import count, positive_seconds, seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -7,11 +7,10 @@ import json
 import sys
 from multiprocessing import Pool
 
-from ecarte_tui.commands.arg_types import count
-
 from ..bots.arena import derive_seed, parse_presets
 from ..bots.regret import DECISIONS, Check, check, positions, summarize
 from ..engine.match import Match
+from .arg_types import count
 
 HELP = {
     "first": "the elder's first play or propose",

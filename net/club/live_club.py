@@ -32,6 +32,10 @@ from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 log = logging.getLogger(__name__)
 
+if TYPE_CHECKING:
+    from net.club.house import House, StoredRound
+    from net.club_sync.node import ClubNode
+
 
 def describe(options: TableOptions) -> str:
     """A table's rules in a log line: "classic, to 5", "nl, to 7, best of 3"."""
@@ -41,9 +45,6 @@ def describe(options: TableOptions) -> str:
         text += f", best of {2 * rules.games_to_win - 1}"
     return text
 
-if TYPE_CHECKING:
-    from net.club.house import House, StoredRound
-    from net.club_sync.node import ClubNode
 
 def _bot_factory(level: str, seed: int, effort: float = 1.0) -> object:
     from ecarte_tui.bots import make_bot  # imported late: bots are heavy and optional here

@@ -11,9 +11,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from ecarte_tui.commands.arg_types import seconds
+from ecarte_tui.commands.arg_types import port_number, seconds
 from ecarte_tui.engine import PRESETS
-from net.commands.serve import port_number
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ import re
 import shutil
 import sys
 
-from net.commands.serve import port_number
+from ecarte_tui.commands.arg_types import port_number
 
 CODE = re.compile(r"^[A-Za-z]{4}$")
 

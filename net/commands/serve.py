@@ -20,7 +20,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from ecarte_tui.commands.arg_types import count, seconds
+from ecarte_tui.commands.arg_types import count, port_number, seconds
 from net.commands.workers import LISTENING
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -75,17 +75,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
                         "and finished; DEBUG: also every SSH exchange")
-
-
-def port_number(text: str) -> int:
-    """``--port``: a TCP port, 0 to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 65535, not {text}")
-    return value
 
 
 def positive_effort(text: str) -> float:

@@ -41,6 +41,7 @@ from net.ssh.session_info import SessionInfo
 from net.store.club_store import Player, StoreError
 
 LOBBY_STYLES = Path(__file__).parent / "lobby.tcss"
+CLUB_CSS_PATH: list[str | Path] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]  # and host_game's apps
 CLUB_HELP = """
 ## At the club
 
@@ -84,7 +85,7 @@ class ClubContext:
 class ClubApp(ClaimKeys, EcarteApp):
     """The served app: the lobby first, then a table (as a player or a watcher)."""
 
-    CSS_PATH: ClassVar[list[str | Path]] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
+    CSS_PATH: ClassVar[list[str | Path]] = CLUB_CSS_PATH
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
     home_title = "Lobby"
     new_game_title = "New table"

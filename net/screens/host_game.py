@@ -21,7 +21,7 @@ from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, SeatState, TableOptions
 from net.club.identity import GUEST_ID_PREFIX, Identities, is_guest
-from net.screens.club_app import LOBBY_STYLES
+from net.screens.club_app import CLUB_CSS_PATH
 from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
 from net.screens.waiting_screen import WaitingScreen
 from net.ssh.session_info import SessionInfo
@@ -89,7 +89,7 @@ class HostTable:
 class FriendApp(EcarteApp):
     """The served app of a session at the host's table (seat B, or watching)."""
 
-    CSS_PATH: ClassVar[list[str | Path]] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
+    CSS_PATH: ClassVar[list[str | Path]] = CLUB_CSS_PATH
 
     def __init__(self, host: HostTable, player: Player, seat: int | None) -> None:
         super().__init__(settings=Settings(), served=True)
@@ -132,7 +132,7 @@ class FriendApp(EcarteApp):
 class HostApp(ClaimKeys, EcarteApp):
     """This terminal's app: waits for the friend, then plays seat A of the host's table."""
 
-    CSS_PATH: ClassVar[list[str | Path]] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
+    CSS_PATH: ClassVar[list[str | Path]] = CLUB_CSS_PATH
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
 
     def __init__(self, host: HostTable, settings: Settings | None = None) -> None:

@@ -319,7 +319,7 @@ async def test_workers_count_an_addresses_connections_together(tmp_path):
         gone = accepted.pop()
         gone.close()
         await gone.wait_closed()
-        for _ in range(50):  # its worker counts it out when it sees the close
+        for _ in range(300):  # its worker counts it out when it sees the close
             try:
                 accepted.append(await connect(server.port))
                 break
