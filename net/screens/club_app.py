@@ -174,9 +174,6 @@ class ClubApp(ClaimKeys, EcarteApp):
                 self.show_table(lt, seat)
                 return
         self._go(LobbyScreen())
-        if is_guest(player):
-            self.notify(f"You play as {player.name}. Connect with an SSH key to keep a name "
-                        "and a record.", timeout=8)
 
     def at_table_code(self) -> str | None:
         """The code of the table this session sits at or watches, if any."""
@@ -191,7 +188,9 @@ class ClubApp(ClaimKeys, EcarteApp):
         if player is None:
             return ""
         if is_guest(player):
-            return f"You are {player.name} (a guest: nothing is kept when you leave)"
+            # said here, not in a toast: at 80×24 a toast covers the lobby's keys
+            return (f"You are {player.name}, a guest: connect with an SSH key "
+                    "to keep a name and a record")
         played, won = self.club.store.record_for(player.id)
         record = f"{played} match{'es' if played != 1 else ''} played, {won} won"
         house = self.club.house

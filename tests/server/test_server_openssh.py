@@ -80,7 +80,7 @@ async def test_openssh_in_tmux_joins_by_code_and_plays_a_hand(tmp_path):
     pane = TmuxPane(f"ecarte-server-{os.getpid()}")
     async with club_server(tmp_path / "data") as server:
         anna = await Seat.connect(server.port, "anna", seed=1)
-        await anna.dismiss_toast("You play as")  # a guest's: it would cover her prompt 5 s
+        await anna.wait_for("a guest: connect with an SSH key")  # the lobby, no toast over it
         code = await open_table(anna)
         ssh = " ".join([
             str(SSH), "-F", "/dev/null", "-t", "-p", str(server.port), "-i", str(key_file),

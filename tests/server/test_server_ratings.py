@@ -261,7 +261,8 @@ async def test_two_players_see_the_match_on_the_leaderboard_record_and_replay(tm
 async def test_a_guest_has_no_record_and_sees_the_leaderboard(tmp_path):
     async with club_server(tmp_path) as server:
         guest = await Seat.connect(server.port, "cleo")
-        await guest.wait_for("a guest: nothing is kept")
+        screen = await guest.wait_for("a guest: connect with an SSH key to keep a name")
+        assert "You play as" not in screen  # said in the lobby, not in a toast over its keys
         guest.press(b"r")
         screen = await guest.wait_for("R E C O R D")
         await guest.wait_for("no rating and no record")
