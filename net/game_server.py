@@ -18,6 +18,7 @@ from pathlib import Path
 from net.club import Club, pool_tables
 from net.club.house import House
 from net.club.identity import Identities
+from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
 from net.ssh.game_commands import allow_command
 from net.ssh.limits import Limits
@@ -144,12 +145,14 @@ class GameServer:
         return self.ssh.join_command(self.config.reach_host(), command)
 
     async def _sweep(self) -> None:
+        outage = OutageLog("the club's sweep", log)
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 self.club.sweep()
-            except Exception:  # housekeeping must never stop the server
-                log.exception("club sweep failed")
+                outage.worked()
+            except Exception as e:  # housekeeping must never stop the server
+                outage.failed(e)
 
     async def aclose(self) -> None:
         if self._sweeper is not None:

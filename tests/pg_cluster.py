@@ -51,17 +51,27 @@ def start(base: Path, port: int = 54329) -> str:
     subprocess.run(_as_owner([initdb, "-D", str(data), "-U", "postgres", "--auth=trust",
                               "-E", "UTF8", "--no-instructions"]),
                    check=True, stdout=subprocess.DEVNULL)
-    opts = (f"-k {base} -p {port} -c listen_addresses='' -c fsync=off "
-            "-c max_connections=300 -c shared_buffers=32MB")
-    subprocess.run(_as_owner([pg_ctl, "-D", str(data), "-o", opts, "-l", str(base / "log"),
-                              "-w", "start"]), check=True, stdout=subprocess.DEVNULL)
+    restart(base, port)
     return f"postgresql://postgres@/postgres?host={base}&port={port}"
 
 
-def stop(base: Path) -> None:
+def restart(base: Path, port: int) -> None:
+    """Start the cluster made in ``base`` (again, after ``stop``)."""
+    pg_ctl = pg_bin("pg_ctl")
+    assert pg_ctl is not None
+    opts = (f"-k {base} -p {port} -c listen_addresses='' -c fsync=off "
+            "-c max_connections=300 -c shared_buffers=32MB")
+    subprocess.run(_as_owner([pg_ctl, "-D", str(base / "data"), "-o", opts, "-l",
+                              str(base / "log"), "-w", "start"]),
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def stop(base: Path, mode: str = "immediate") -> None:
+    """``immediate`` as a crash; ``fast`` as an administrator's restart (each session is
+    told it is ended)."""
     pg_ctl = pg_bin("pg_ctl")
     if pg_ctl and (base / "data").exists():
-        subprocess.run(_as_owner([pg_ctl, "-D", str(base / "data"), "-m", "immediate", "stop"]),
+        subprocess.run(_as_owner([pg_ctl, "-D", str(base / "data"), "-m", mode, "stop"]),
                        check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

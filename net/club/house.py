@@ -14,6 +14,7 @@ is kept; bots play for no stake and are not rated, so the leaderboard is people 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ class House:
         self.ratings = RatingBook(self.db)
         self._talks: dict[str, TableTalk] = {}
         self._galleries: dict[str, Gallery] = {}
+        self._unsaved: dict[str, None] = {}  # galleries changed while the store was away
         self._tracked: dict[str, _Tracked] = {}
         self.listeners: list[Callable[[str, str], None]] = []  # (table code, what happened)
         # (table code, what a settlement paid): told once, when the chips move
@@ -126,12 +128,20 @@ class House:
                     g = held()  # (weak: the gallery holds this function)
                     if g is None:
                         return
-                    store.save(code, g.state())
+                    try:
+                        store.save(code, g.state())
+                    except sqlite3.OperationalError as e:  # the store away: saved later
+                        self._unsaved[code] = None
+                        log.debug("the gallery of table %s kept to save later: %s", code, e)
+                        return
+                    self._unsaved.pop(code, None)
                     if self.relay is not None:
                         self.relay(code, {"kind": "house", "what": "gallery"})
 
                 g.on_change = saved
             self._galleries[lt.code] = g
+        elif lt.code in self._unsaved and g.on_change is not None:
+            g.on_change()  # (its last change was not saved: the store was away)
         if tuple(g.players) != players:
             g.set_players(players, {s.player_id: s.name or "" for s in lt.seats if s.player_id})
         self._sync_game(lt, g)
@@ -167,6 +177,7 @@ class House:
         """The table left memory (the club's sweep): its talk and gallery go with it."""
         self._talks.pop(code, None)
         self._galleries.pop(code, None)
+        self._unsaved.pop(code, None)
         if self.galleries is not None:
             self.galleries.forget(code)
 

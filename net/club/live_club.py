@@ -177,11 +177,11 @@ class Club:
         lt = LiveTable(code, options, seats)
         if pool_tables.plays_in_rounds(options):
             pool_tables.setup(lt)
-        self.tables[code] = lt
-        self.store.create_table(
+        self.store.create_table(  # (first: a store away leaves no table here either)
             code, options.to_json(), (seats[0].player_id, seats[1].player_id),
             (seats[0].name, seats[1].name), "", "open",
         )
+        self.tables[code] = lt
         log.info("table %s opened by %s (%s)", code, seats[0].name, describe(options))
         if seats[1].player_id is not None:
             self._start(lt)

@@ -29,11 +29,16 @@ from net.club_sync.sync_store import (
     read_presence,
     read_steps,
 )
-from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate
+from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate, with_timeouts
 
 log = logging.getLogger(__name__)
 
 POOL_SIZE = (1, 4)  # a worker's connections: one for its moves, more while they pile up
+# the pool's tries to connect back off up to ``reconnect_timeout`` (its default, five
+# minutes, left a restarted database unused for half a minute): they give up soon, and the
+# next statement starts them again at once
+POOL_RECONNECT = 5.0
+POOL_WAIT = 10.0  # seconds a statement waits for a connection before it fails (retried)
 APP_NAME = "ecarte-moves"  # the pool's connections, as pg_stat_activity shows them
 
 _APPEND = (
@@ -73,7 +78,8 @@ class AsyncLog:
     def __init__(self, url: str) -> None:
         self.url = url
         self.pool = pool_class()(
-            url, min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], open=False, name=APP_NAME,
+            with_timeouts(url), min_size=POOL_SIZE[0], max_size=POOL_SIZE[1], open=False,
+            name=APP_NAME, timeout=POOL_WAIT, reconnect_timeout=POOL_RECONNECT,
             kwargs={"autocommit": True, "application_name": APP_NAME})
 
     async def open(self) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ecarte_tui.engine import Event, Rules
 from ecarte_tui.table import Entry, Table
 from net.club_sync.genesis import TableGenesis
+from net.club_sync.outage import OutageLog
 from net.club_sync.sync_store import Steps, SyncStore
 
 if TYPE_CHECKING:
@@ -82,12 +83,14 @@ RETRY_SECONDS = (0.1, 0.3, 1.0, 2.0)  # waits between tries while the store does
 async def _patiently(call: Callable[..., Awaitable[T]], *args: Any) -> T:
     """``call`` until the store answers (a database restarting): a step applied here is
     shown to nobody until it is written, so the table waits rather than forget it."""
+    outage = OutageLog("writing or reading a table's steps", log)
     for attempt in itertools.count():
         try:
-            return await call(*args)
-        except Exception:
-            if attempt == 0:
-                log.exception("the club's store did not answer; trying again")
+            result = await call(*args)
+            outage.worked()
+            return result
+        except Exception as e:
+            outage.failed(e)
             await asyncio.sleep(RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)])
     raise AssertionError("unreachable")
 
@@ -155,6 +158,10 @@ class DeferredStoreJournal(StoreJournal):
     def pending(self) -> int:
         """Steps applied here and not yet in the log."""
         return len(self._queue)
+
+    def waiting(self, seq: int) -> bool:
+        """Whether step ``seq`` (made here) is not in the log yet."""
+        return bool(self._queue) and self._queue[0].seq <= seq
 
     @property
     def idle(self) -> bool:

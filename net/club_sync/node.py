@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
 from net.club_sync.journal import DeferredStoreJournal, StepWriter, StoreJournal
 from net.club_sync.local_wake import LocalWake
+from net.club_sync.outage import OutageLog
 from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, SyncStore
 
 if TYPE_CHECKING:
@@ -63,6 +65,7 @@ class ClubNode:
         self.wall = wall
         self.local: dict[tuple[str, str], int] = {}  # this node's sessions per (table, member)
         self._ids = sync.last_ids()
+        self._unsent: dict[tuple[str, str], tuple[LiveTable, bool]] = {}  # see ``presence``
         self._tasks: list[asyncio.Task[None]] = []
         self._local_wake: LocalWake | None = None
         self.alog: AsyncLog | None = None  # PostgreSQL: the moves' statements, awaited
@@ -113,7 +116,10 @@ class ClubNode:
             self.sync.after_write = None
             self._local_wake.close()
             self._local_wake = None
-        self.sync.release(self.name)
+        try:
+            self.sync.release(self.name)
+        except sqlite3.OperationalError as e:  # (its leases lapse by themselves)
+            log.warning("this node's leases were not given back: %s", e)
 
     async def _drain_tables(self, timeout: float = 5.0) -> None:
         """The steps still being written, written (unless the store is gone for good)."""
@@ -132,6 +138,7 @@ class ClubNode:
         listening = self.sync.listen_url is not None
         loop = asyncio.get_running_loop()
         busy_until = 0.0
+        outage = OutageLog("reading the club's feed", log)
         while True:
             if listening:
                 with contextlib.suppress(TimeoutError):
@@ -156,20 +163,24 @@ class ClubNode:
                         continue
                 if self.read_feed(changes):
                     busy_until = loop.time() + WAKE_WINDOW
-            except Exception:  # a bad row must not stop the node from following the club
-                log.exception("reading the club's feed failed")
+                outage.worked()
+            except Exception as e:  # a bad row must not stop the node from following the club
+                outage.failed(e)
 
     async def _listen(self, url: str) -> None:
         """PostgreSQL's NOTIFY: another node wrote a step or changed a table."""
         import psycopg
 
-        from net.store.postgres import NOTIFY_CHANNEL
+        from net.store.postgres import NOTIFY_CHANNEL, with_timeouts
 
+        outage = OutageLog("listening to the club's database", log)
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(with_timeouts(url),
+                                                             autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    outage.worked()
                     self._wake.set()  # whatever happened while not listening
                     mine = f"{self.name}{NOTE_SEP}"
                     async for note in conn.notifies():
@@ -177,11 +188,12 @@ class ClubNode:
                             self._wake.set()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database restarting: listen again in a moment
-                log.exception("listening to the club's store failed")
+            except Exception as e:  # the database restarting: listen again in a moment
+                outage.failed(e)
                 await asyncio.sleep(1.0)
 
     async def _beat(self) -> None:
+        outage = OutageLog("the node's heartbeat", log)
         while True:
             await asyncio.sleep(BEAT_SECONDS)
             try:
@@ -189,8 +201,9 @@ class ClubNode:
                     self.beat()
                 else:
                     await self._beat_async(self.alog)
-            except Exception:
-                log.exception("the node's heartbeat failed")
+                outage.worked()
+            except Exception as e:
+                outage.failed(e)
 
     def read_feed(self, changes: Changes | None = None) -> bool:
         """Show what the other nodes wrote since the last read (read now unless given);
@@ -221,6 +234,7 @@ class ClubNode:
     def beat(self) -> None:
         """Renew this node's leases; take the leases of tables whose holder died."""
         self.sync.renew_leases(self.name, self.wall(), LEASE_SECONDS)
+        self.resend_presence()
         tables = self._live_tables()
         if not tables:
             return
@@ -233,6 +247,8 @@ class ClubNode:
         """``beat`` with the pool's statements, none of which holds the event loop."""
         now = self.wall()
         await alog.renew(self.name, now, LEASE_SECONDS)
+        if self._unsent:  # (rare: after an outage; on the synchronous connection)
+            self.resend_presence()
         tables = self._live_tables()
         if not tables:
             return
@@ -314,14 +330,30 @@ class ClubNode:
             self.local[key] = n
         else:
             self.local.pop(key, None)  # nothing kept for a table nobody here is at
-        self.sync.set_presence(lt.code, member, self.name, n)
+        try:
+            self._write_presence(lt, member, delta > 0)
+        except sqlite3.OperationalError as e:  # the store away: written by the heartbeat
+            self._unsent[key] = (lt, delta > 0)
+            log.debug("presence at table %s kept to write later: %s", lt.code, e)
+
+    def _write_presence(self, lt: LiveTable, member: str, arrived: bool) -> None:
+        """This node's count of ``member``'s sessions at the table, as it is now (so
+        writing it again later, after an outage, is as right as writing it at once)."""
+        self.sync.set_presence(lt.code, member, self.name,
+                               self.local.get((lt.code, member), 0))
         if member != WATCHERS:
-            if delta > 0:
+            if arrived:
                 self.sync.back(lt.code, member)
             elif self.sync.presence_of(lt.code, self.wall() - LEASE_SECONDS).get(member, 0) == 0:
                 self.sync.drop(lt.code, member, self.wall())
         self.refresh_presence(lt)
         self.announce(lt.code, "presence")
+
+    def resend_presence(self) -> None:
+        """The presence the store missed while it was away (raises while it still is)."""
+        for key, (lt, arrived) in list(self._unsent.items()):
+            self._write_presence(lt, key[1], arrived)
+            del self._unsent[key]
 
     def refresh_presence(self, lt: LiveTable, counts: dict[str, int] | None = None,
                          drops: dict[str, float] | None = None) -> bool:

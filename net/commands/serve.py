@@ -229,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.log_level != "DEBUG":  # asyncssh's INFO is ten lines per connection
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
+        # and psycopg's pool warns of every try while the database restarts: the store
+        # says once that it is down and once that it is back (net/store/postgres.py)
+        logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     if args.workers is None:  # (the workers share one port: a port the system picks is one's)
         args.workers = default_workers() if args.port else 1
     if args.workers < 1:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,7 @@ from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableSc
 from net.screens.lobby_screen import LobbyScreen
 from net.screens.name_screen import NameScreen
 from net.screens.settlement_news import SettledElsewhere, SettlementNews
+from net.screens.store_trouble import FAREWELL_STORE_DOWN, STORE_DOWN, store_guarded
 from net.screens.waiting_screen import WaitingScreen
 from net.ssh.driver import SSHDriver
 from net.ssh.game_commands import parse_command
@@ -39,6 +42,8 @@ from net.ssh.host_key import join_command
 from net.ssh.served_app import keep_alive
 from net.ssh.session_info import SessionInfo
 from net.store.club_store import Player, StoreError
+
+log = logging.getLogger(__name__)
 
 LOBBY_STYLES = Path(__file__).parent / "lobby.tcss"
 CLUB_CSS_PATH: list[str | Path] = [*EcarteApp.CSS_PATH, LOBBY_STYLES]  # and host_game's apps
@@ -103,6 +108,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         self.last_input = time.monotonic()
         self._idle_timer: asyncio.TimerHandle | None = None
         self._news = SettlementNews(self)
+        self.farewell: str | None = None  # why the session ended, if not the player's choice
 
     # ------------------------------------------------------------------ start and end
 
@@ -119,6 +125,27 @@ class ClubApp(ClaimKeys, EcarteApp):
         event.prevent_default()  # not EcarteApp's local game: the lobby instead
         self._news.start()
         self._arm_lobby_idle()
+        try:
+            self._identify()
+        except sqlite3.OperationalError as e:  # who he is cannot be known: come back later
+            log.warning("a session ended at login: %s", e)
+            self.farewell = FAREWELL_STORE_DOWN
+            self.exit(1)
+
+    def store_unreachable(self, error: Exception) -> None:
+        """The database is away (the store logs it once per outage): the player is told."""
+        log.debug("a session's step failed: %s", error)
+        self.notify(STORE_DOWN, severity="error", timeout=8)
+
+    async def run_action(self, action: str | Any, default_namespace: Any = None) -> bool:
+        """Every key's action: a store away fails it with a message, not the session."""
+        try:
+            return await super().run_action(action, default_namespace)
+        except sqlite3.OperationalError as e:
+            self.store_unreachable(e)
+            return True
+
+    def _identify(self) -> None:
         fingerprint = self.info.key_fingerprint
         if fingerprint is None:
             self.player = self.ctx.identities.guest()
@@ -153,12 +180,23 @@ class ClubApp(ClaimKeys, EcarteApp):
                 self._idle_timer = None
             self._news.stop()
             gallery_share.leave(self, screen_closing=True)
-            self._leave()
+            try:
+                self._leave()
+            except sqlite3.OperationalError as e:  # (his presence is written again later)
+                log.warning("a session left with the store away: %s", e)
             if self.player is not None and is_guest(self.player):
                 self.ctx.identities.release(self.player)
 
     def _enter(self) -> None:
-        """After the name: a direct ``join``/``watch``, a game to go back to, or the lobby."""
+        """After the name: a direct ``join``/``watch``, a game to go back to, or the lobby
+        (the lobby, with a message, while the store is away)."""
+        try:
+            self._enter_club()
+        except sqlite3.OperationalError as e:
+            self.store_unreachable(e)
+            self._go(LobbyScreen())
+
+    def _enter_club(self) -> None:
         player = self.player
         assert player is not None
         command = parse_command(self.info.command)
@@ -187,6 +225,12 @@ class ClubApp(ClaimKeys, EcarteApp):
         player = self.player
         if player is None:
             return ""
+        try:
+            return self._who_text(player)
+        except sqlite3.OperationalError:  # (the store away: his record is shown later)
+            return f"You are {player.name}"
+
+    def _who_text(self, player: Player) -> str:
         if is_guest(player):
             # said here, not in a toast: at 80×24 a toast covers the lobby's keys
             return (f"You are {player.name}, a guest: connect with an SSH key "
@@ -206,6 +250,7 @@ class ClubApp(ClaimKeys, EcarteApp):
             self.pop_screen()
         self.push_screen(screen)
 
+    @store_guarded(failed=False)
     def open_table(self, code: str, watch: bool = False) -> bool:
         """Sit down at a table (one's own seat, or a free one), else watch it.
 
@@ -259,6 +304,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         self.table, self.seat = lt.table, seat
         self._go(ClubTableScreen(self.club, lt, seat, self.look, self.settings.auto_announce))
 
+    @store_guarded()
     def follow_round(self, lt: LiveTable) -> None:
         """A new round began (pool, French rule): sit where the rotation put this player,
         or watch. His ``SeatState`` moved with him, so only the index is updated here."""
@@ -277,6 +323,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         elif lt.table is not None:
             self._watch(lt)
 
+    @store_guarded()
     def create_table(self, options: TableOptions) -> None:
         player = self.player
         assert player is not None
@@ -287,6 +334,7 @@ class ClubApp(ClaimKeys, EcarteApp):
             return
         self.show_table(lt, seat)
 
+    @store_guarded()
     def close_open_table(self, lt: LiveTable) -> None:
         """The creator gives up waiting: the table closes (unless someone just sat down)."""
         if lt.table is not None:
@@ -301,7 +349,10 @@ class ClubApp(ClaimKeys, EcarteApp):
 
     def to_lobby(self, offer: TableOptions | None = None) -> None:
         left = self._presence
-        self._leave()
+        try:
+            self._leave()
+        except sqlite3.OperationalError as e:  # he leaves all the same (presence: see node)
+            self.store_unreachable(e)
         self._arm_lobby_idle()
         self.table = None
         if left is not None and left[1] is not None and not left[0].finished:
@@ -367,6 +418,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         if seat is not None:
             self.show_table(*seat)
 
+    @store_guarded()
     def follow_rematch(self, code: str) -> None:
         """The other player said yes to this player's "play again": to the new table."""
         player = self.player

@@ -19,6 +19,7 @@ from ecarte_tui.ui.widgets.hand_log import TailLog
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import Club, ClubError, LiveTable
 from net.club.play_again import may_ask
+from net.club_sync.journal import DeferredStoreJournal
 from net.screens import gallery_share, money_panel, round_screen
 from net.screens.presence import away_banner, counting_down, may_claim, seat_name
 from net.screens.table_talk import TalkControls
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from net.screens.club_app import ClubApp
 
 REPLACEMENT_BOT = "expert"
+STALLED_SECONDS = 2.0  # a move not yet in the club's log this long after it was made ...
+STALLED = ("The club's records do not answer just now: your move is kept, and shown to "
+           "both of you as soon as they do.")  # ... is said to be waiting
 
 
 CLAIM_BINDINGS: list[BindingType] = [
@@ -111,6 +115,16 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
     @property
     def club_app(self) -> ClubApp:
         return self.app  # type: ignore[return-value]
+
+    def stepped(self) -> None:
+        """If the club's store does not take the step at once: a word that it waits."""
+        journal, seq = self.table.journal, self.table.seq
+        if isinstance(journal, DeferredStoreJournal) and journal.waiting(seq):
+            self.set_timer(STALLED_SECONDS, lambda: self._still_unwritten(journal, seq))
+
+    def _still_unwritten(self, journal: DeferredStoreJournal, seq: int) -> None:
+        if journal.waiting(seq) and self.is_attached:
+            self._say(STALLED, "warning")
 
     def on_mount(self) -> None:
         self.lt.listeners.append(self._presence)

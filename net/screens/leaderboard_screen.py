@@ -7,6 +7,8 @@ only queues a message then, redrawing itself in its own app.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -19,10 +21,12 @@ from textual.widgets import DataTable, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.screens.standings import LeaderRow, leaderboard_rows
+from net.screens.store_trouble import STORE_DOWN
 
 if TYPE_CHECKING:
     from net.screens.club_app import ClubApp
 
+log = logging.getLogger(__name__)
 COLUMNS = ("Rank", "Player", "Rating", "Matches", "Won")
 FORMULA = "Elo: everyone starts at 1500; after a rated match the winner takes K·(1 − E) = " \
     "32·(1 − E) points from the loser, E = 1 / (1 + 10^((Rb − Ra)/400))."
@@ -91,7 +95,12 @@ class LeaderboardScreen(Screen[None]):
             self.fill()
 
     def fill(self) -> None:
-        rows = self.rows()
+        try:
+            rows = self.rows()
+        except sqlite3.OperationalError as e:  # the store away: the last rows stay
+            self.app.notify(STORE_DOWN, severity="error", timeout=8)
+            log.debug("the leaderboard was not read: %s", e)
+            return
         table = self.query_one("#leaders", DataTable)
         table.clear()
         mine = None

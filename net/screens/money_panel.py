@@ -7,6 +7,7 @@ queues a message to itself there, and reads the ledger in its own app.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -80,7 +81,10 @@ class MoneyPanel(Static):
     def show_money(self) -> None:
         """Repaint when the lines change; lay the screen out again only when their number
         does (a layout reflows every widget of the screen, for every player at the table)."""
-        lines = money_lines(self.house, self.lt, self.me)
+        try:
+            lines = money_lines(self.house, self.lt, self.me)
+        except sqlite3.OperationalError:  # the store away: the last lines stay until back
+            return
         text = "\n".join(lines)
         if text != self.text:
             width = self.content_size.width

@@ -6,6 +6,7 @@ The pot is public (totals per player only: who wagered what is each bettor's own
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -125,5 +126,8 @@ def who_with_purse(app: ClubApp) -> str:
     who = app.who_text()
     player, house = app.player, app.club.house
     if player is not None and house is not None and has_purse(player.id):
-        who += f" · purse {chips(house.ledger.purse(player.id))}"
+        try:
+            who += f" · purse {chips(house.ledger.purse(player.id))}"
+        except sqlite3.OperationalError:  # the store away: the purse is shown when back
+            pass
     return who

@@ -198,6 +198,9 @@ def _farewell(app: App[Any], terminal: RemoteTerminal, status: int) -> str | Non
     """One line telling the user why the session ended, when it wasn't their choice."""
     if terminal.closed_reason == "idle timeout":
         return "Disconnected: no input for a long time.\r\n"
+    said = getattr(app, "farewell", None)  # the app's own reason (the club's store away)
+    if isinstance(said, str):
+        return said
     if status:
         return "Sorry, the session ended because of an internal error.\r\n"
     return None

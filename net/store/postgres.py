@@ -11,14 +11,43 @@ two nodes at once. The driver is psycopg 3 (``pip install 'ecarte[postgresql]'``
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
+import select
 import sqlite3
 import threading
+import time
 from functools import lru_cache
 from typing import Any
 
+log = logging.getLogger(__name__)
+
 WRITE_LOCK = 0x45434152  # "ECAR": the advisory lock every writer of the club takes
 NOTIFY_CHANNEL = "ecarte_club"  # a table moved or changed: the payload is its code
+RECONNECT_PAUSE = 2.0  # seconds after a failed reconnection before the next is tried
+# libpq's defaults wait for minutes on a database host that went silent (no connect
+# timeout; a dead peer noticed after two hours): every node waits at most this long
+TIMEOUTS = {"connect_timeout": "5", "keepalives": "1", "keepalives_idle": "10",
+            "keepalives_interval": "5", "keepalives_count": "3", "tcp_user_timeout": "20000"}
+
+
+class StoreUnavailable(sqlite3.OperationalError):
+    """The club's database cannot be reached (restarting, down, the network): the statement
+    was not done, or its answer was lost. Raised as sqlite3's kind so that one ``except``
+    serves both backends; the connection reconnects by itself once the database is back."""
+
+
+def with_timeouts(url: str) -> str:
+    """``url`` as libpq connection parameters, with ``TIMEOUTS`` where the URL sets none."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    params = conninfo_to_dict(url)
+    return make_conninfo(**{**TIMEOUTS, **params})
+
+
+def first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def is_url(target: object) -> bool:
@@ -75,38 +104,113 @@ class PgConnection:
             raise RuntimeError(
                 "a PostgreSQL store needs psycopg: pip install 'ecarte[postgresql]'") from e
         self._psycopg = psycopg
-        self._conn = psycopg.connect(url, autocommit=True)
+        self._conninfo = with_timeouts(url)
+        self._conn = psycopg.connect(self._conninfo, autocommit=True)
         self._lock = threading.RLock()
         self._in_tx = False
+        self._retry_at = 0.0  # no reconnection tried before (after one failed)
+        self._down: tuple[float, str] | None = None  # since when, and why, if unreachable
 
     @property
     def in_transaction(self) -> bool:
         return self._in_tx
+
+    # ------------------------------------------------------------------ staying connected
+
+    def _live(self) -> Any:
+        """The connection, made again if the database closed it (a restart, an
+        administrator): found before a statement is sent, so none is sent twice."""
+        conn = self._conn
+        if not conn.closed and not self._in_tx and self._hung_up(conn):
+            conn.close()
+        if conn.closed or conn.broken:
+            if self._in_tx:  # the transaction died with its connection: the caller knows
+                self._in_tx = False
+            return self._reconnect()
+        return conn
+
+    def _hung_up(self, conn: Any) -> bool:
+        """Whether the server closed this idle connection: its socket is readable (an idle
+        connection is sent nothing else but notices) and reading it finds the end."""
+        try:
+            for _ in range(4):  # (the server's last word, then the end of the stream)
+                readable, _, _ = select.select([conn.fileno()], [], [], 0)
+                if not readable:
+                    break
+                conn.pgconn.consume_input()
+            else:
+                return True
+        except (OSError, self._psycopg.Error):
+            return True
+        return conn.pgconn.status != self._psycopg.pq.ConnStatus.OK
+
+    def _reconnect(self) -> Any:
+        now = time.monotonic()
+        if now < self._retry_at and self._down is not None:
+            raise StoreUnavailable(f"the club's database cannot be reached: {self._down[1]}")
+        try:
+            conn = self._psycopg.connect(self._conninfo, autocommit=True)
+        except self._psycopg.Error as e:
+            self._retry_at = time.monotonic() + RECONNECT_PAUSE
+            self._lost(e)
+            raise StoreUnavailable(
+                f"the club's database cannot be reached: {first_line(e)}") from e
+        self._conn = conn
+        if self._down is not None:
+            log.warning("the club's database answers again (after %.0f s)",
+                        now - self._down[0])
+        else:
+            log.info("the club's database closed a connection; connected again")
+        self._down = None
+        return conn
+
+    def _lost(self, error: BaseException) -> None:
+        """Logged once per outage (each statement meanwhile fails fast, with a message)."""
+        if self._down is None:
+            self._down = (time.monotonic(), first_line(error))
+            log.warning("the club's database cannot be reached (%s): players are told to "
+                        "try again; retrying every %g s", self._down[1], RECONNECT_PAUSE)
+
+    def _failed(self, conn: Any, error: Exception) -> Exception:
+        """What a failed statement raises: its connection lost, ``StoreUnavailable``."""
+        if isinstance(error, self._psycopg.IntegrityError):
+            return sqlite3.IntegrityError(str(error))
+        if conn.closed or conn.broken or isinstance(error, self._psycopg.OperationalError):
+            if conn.closed or conn.broken:
+                self._in_tx = False
+            return StoreUnavailable(f"the club's database did not answer: {first_line(error)}")
+        return error
+
+    # ------------------------------------------------------------------ statements
 
     def execute(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> _Cursor | _NoRows:
         head = sql.lstrip()[:16].upper()
         with self._lock:
             if head.startswith("PRAGMA"):
                 return _NO_ROWS
-            if head.startswith("BEGIN"):
-                # one round trip: two statements without parameters go as one simple query
-                self._conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK:d})")
-                self._in_tx = True
+            if head.startswith("ROLLBACK") and (self._conn.closed or self._conn.broken):
+                self._in_tx = False  # (the server ended that transaction with the connection)
                 return _NO_ROWS
-            if head.startswith(("COMMIT", "ROLLBACK")):
-                self._in_tx = False
-                return _Cursor(self._conn.execute(head.split()[0]))
+            conn = self._live()
             try:
-                return _Cursor(self._conn.execute(translate(sql), tuple(args)))
-            except self._psycopg.IntegrityError as e:
-                raise sqlite3.IntegrityError(str(e)) from e
+                if head.startswith("BEGIN"):
+                    # one round trip: two statements without parameters go as one simple query
+                    conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK:d})")
+                    self._in_tx = True
+                    return _NO_ROWS
+                if head.startswith(("COMMIT", "ROLLBACK")):
+                    self._in_tx = False
+                    return _Cursor(conn.execute(head.split()[0]))
+                return _Cursor(conn.execute(translate(sql), tuple(args)))
+            except self._psycopg.Error as e:
+                raise self._failed(conn, e) from e
 
     def write_alone(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> None:
         """One write in a transaction of its own under the club's write lock (as ``BEGIN
         IMMEDIATE`` takes it), sent in one round trip with psycopg's pipeline rather than
         three: BEGIN and the lock, the write, COMMIT. A failed write is rolled back."""
         with self._lock:
-            conn = self._conn
+            conn = self._live()
             try:
                 with conn.pipeline():
                     conn.execute("BEGIN")
@@ -114,18 +218,19 @@ class PgConnection:
                     conn.execute(translate(sql), tuple(args))
                     conn.execute("COMMIT")
             except self._psycopg.Error as e:
-                if conn.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE:
-                    conn.execute("ROLLBACK")
-                if isinstance(e, self._psycopg.IntegrityError):
-                    raise sqlite3.IntegrityError(str(e)) from e
-                raise
+                if not (conn.closed or conn.broken) and (
+                        conn.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE):
+                    with contextlib.suppress(self._psycopg.Error):
+                        conn.execute("ROLLBACK")
+                raise self._failed(conn, e) from e
 
     def executescript(self, script: str) -> None:
         """A schema, created by one node at a time (``IF NOT EXISTS`` races otherwise)."""
         with self._lock:
-            with self._conn.transaction():
-                self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-                self._conn.execute(script)
+            conn = self._live()
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                conn.execute(script)
 
     def close(self) -> None:
         self._conn.close()

@@ -691,10 +691,13 @@ class TableScreen(Screen[None]):
             self.table.choose_dealer(self.player_seat, dealer)
         except TableError as e:
             self._say(str(e))
+            return
+        self.stepped()
 
     def _hand_over_choice(self, choice: str | None) -> None:
         if choice == "next":
             self.table.ready(self.player_seat)
+            self.stepped()
         elif choice == "quit":
             self.app.action_quit()
 
@@ -735,7 +738,11 @@ class TableScreen(Screen[None]):
         except TableError as e:
             self._say(str(e))
             return False
+        self.stepped()
         return True
+
+    def stepped(self) -> None:
+        """This seat handed the table a step (the club's screen says if its log waits)."""
 
     def _maybe_auto_announce(self) -> None:
         view = self.view
@@ -834,6 +841,7 @@ class TableScreen(Screen[None]):
             self._discard()
         elif mode == "between":
             self.table.ready(self.player_seat)
+            self.stepped()
 
     def action_next_hand(self) -> None:
         if self.dialog is not None:
@@ -841,6 +849,7 @@ class TableScreen(Screen[None]):
             return
         if self.seat is not None:
             self.table.ready(self.seat)
+            self.stepped()
 
     def action_new_match(self) -> None:
         """``n`` once the match is over: the box's "new game" (or as it, its box closed)."""
@@ -919,6 +928,7 @@ class TableScreen(Screen[None]):
         self._king_quiet = (view.game_number, view.hand_number)
         if self.current_prompt().mode == "king_gate":
             self.table.pass_king(self.player_seat)
+            self.stepped()
             return
         if view.to_move == self.seat:
             self._say("You keep the king quiet: its point is lost when you play your card.",
