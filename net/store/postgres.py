@@ -25,11 +25,11 @@ log = logging.getLogger(__name__)
 
 WRITE_LOCK = 0x45434152  # "ECAR": the advisory lock every writer of the club takes
 NOTIFY_CHANNEL = "ecarte_club"  # a table moved or changed: the payload is its code
-RECONNECT_PAUSE = 2.0  # seconds after a failed reconnection before the next is tried
+RECONNECT_PAUSE = 2.0  # seconds between tries to connect again while the database is away
 # libpq's defaults wait for minutes on a database host that went silent (no connect
 # timeout; a dead peer noticed after two hours): every node waits at most this long
-TIMEOUTS = {"connect_timeout": "5", "keepalives": "1", "keepalives_idle": "10",
-            "keepalives_interval": "5", "keepalives_count": "3", "tcp_user_timeout": "20000"}
+TIMEOUTS = {"connect_timeout": "3", "keepalives": "1", "keepalives_idle": "10",
+            "keepalives_interval": "5", "keepalives_count": "3", "tcp_user_timeout": "10000"}
 
 
 class StoreUnavailable(sqlite3.OperationalError):
@@ -108,8 +108,8 @@ class PgConnection:
         self._conn = psycopg.connect(self._conninfo, autocommit=True)
         self._lock = threading.RLock()
         self._in_tx = False
-        self._retry_at = 0.0  # no reconnection tried before (after one failed)
         self._down: tuple[float, str] | None = None  # since when, and why, if unreachable
+        self._closing = False
 
     @property
     def in_transaction(self) -> bool:
@@ -145,31 +145,51 @@ class PgConnection:
         return conn.pgconn.status != self._psycopg.pq.ConnStatus.OK
 
     def _reconnect(self) -> Any:
-        now = time.monotonic()
-        if now < self._retry_at and self._down is not None:
+        """One try at once (after a restart the database is back already); if it fails, a
+        thread tries every ``RECONNECT_PAUSE`` and each statement fails at once meanwhile:
+        a database host gone silent holds the event loop for one connect timeout, not one
+        per statement."""
+        if self._down is not None:  # (the thread is at it)
             raise StoreUnavailable(f"the club's database cannot be reached: {self._down[1]}")
         try:
             conn = self._psycopg.connect(self._conninfo, autocommit=True)
         except self._psycopg.Error as e:
-            self._retry_at = time.monotonic() + RECONNECT_PAUSE
             self._lost(e)
+            threading.Thread(target=self._reconnect_later, name="ecarte-store-reconnect",
+                             daemon=True).start()
             raise StoreUnavailable(
                 f"the club's database cannot be reached: {first_line(e)}") from e
         self._conn = conn
-        if self._down is not None:
-            log.warning("the club's database answers again (after %.0f s)",
-                        now - self._down[0])
-        else:
-            log.info("the club's database closed a connection; connected again")
-        self._down = None
+        log.info("the club's database closed a connection; connected again")
         return conn
+
+    def _reconnect_later(self) -> None:
+        while not self._closing:
+            time.sleep(RECONNECT_PAUSE)
+            try:
+                conn = self._psycopg.connect(self._conninfo, autocommit=True)
+            except self._psycopg.Error:
+                continue
+            with self._lock:
+                if self._closing:
+                    conn.close()
+                    return
+                old, self._conn = self._conn, conn
+                down, self._down = self._down, None
+            with contextlib.suppress(self._psycopg.Error):
+                old.close()
+            since = down[0] if down is not None else time.monotonic()
+            log.warning("the club's database answers again (after %.0f s)",
+                        time.monotonic() - since)
+            return
 
     def _lost(self, error: BaseException) -> None:
         """Logged once per outage (each statement meanwhile fails fast, with a message)."""
         if self._down is None:
             self._down = (time.monotonic(), first_line(error))
             log.warning("the club's database cannot be reached (%s): players are told to "
-                        "try again; retrying every %g s", self._down[1], RECONNECT_PAUSE)
+                        "try again; trying to connect every %g s", self._down[1],
+                        RECONNECT_PAUSE)
 
     def _failed(self, conn: Any, error: Exception) -> Exception:
         """What a failed statement raises: its connection lost, ``StoreUnavailable``."""
@@ -233,6 +253,7 @@ class PgConnection:
                 conn.execute(script)
 
     def close(self) -> None:
+        self._closing = True  # (a reconnecting thread stops)
         self._conn.close()
 
 

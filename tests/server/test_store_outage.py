@@ -7,9 +7,12 @@ ends, and one of this module's own (``own_cluster``) to stop and start."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import socket
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -23,7 +26,7 @@ from server_harness import Seat, club_server, open_table
 from net.club_sync.outage import OutageLog
 from net.screens.club_table_screen import STALLED
 from net.screens.store_trouble import FAREWELL_STORE_DOWN, STORE_DOWN
-from net.store.postgres import PgConnection, StoreUnavailable
+from net.store.postgres import PgConnection, StoreUnavailable, with_timeouts
 
 
 @pytest.fixture
@@ -103,6 +106,40 @@ def test_a_database_that_is_down_fails_fast_with_one_message_and_is_used_again(
             time.sleep(0.2)
     assert conn.execute("SELECT n FROM t").fetchall() == [(7,)]
     assert any("answers again" in r.getMessage() for r in caplog.records)
+
+
+def test_a_database_host_gone_silent_holds_the_caller_once_not_at_every_statement(
+        postgres_url):
+    """A host that takes the connection and never answers (a partition, a hung server):
+    the first statement waits for the connect timeout; the next ones fail at once while a
+    thread tries again in the background."""
+    tries: list[socket.socket] = []
+    silent = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def accept() -> None:
+        silent.settimeout(0.1)
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                tries.append(silent.accept()[0])  # (kept open, never answered)
+
+    listener = threading.Thread(target=accept, daemon=True)
+    listener.start()
+    conn = PgConnection(postgres_url)
+    try:
+        conn._conninfo = with_timeouts(
+            f"postgresql://x@127.0.0.1:{silent.getsockname()[1]}/x?connect_timeout=2")
+        _terminate(postgres_url, conn._conn.info.backend_pid)
+        for _ in range(6):
+            with pytest.raises(StoreUnavailable):
+                conn.execute("SELECT 1")
+        assert 1 <= len(tries) <= 2, "one try by the caller, at most one by the thread"
+    finally:
+        conn.close()
+        stop.set()
+        listener.join()
+        for s in (silent, *tries):
+            s.close()
 
 
 def test_an_outage_is_logged_when_it_begins_and_ends_and_a_bug_keeps_its_traceback(caplog):
