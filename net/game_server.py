@@ -20,6 +20,7 @@ from net.club.house import House
 from net.club.identity import Identities
 from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
+from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.game_commands import allow_command
 from net.ssh.limits import Limits
 from net.ssh.server import GameSSHServer, start_server
@@ -30,6 +31,7 @@ from net.store.club_store import GalleryStore, Store
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 5.0
+BLOCKLIST_SECONDS = 2.0  # how often the block list's file is looked at (a stat)
 
 
 @dataclass
@@ -52,9 +54,13 @@ class ServerConfig:
     node_name: str | None = None  # this process in the store (default: host:pid)
     store: str | None = None  # a postgresql:// URL; None: SQLite in the data directory
     connection_counts: SharedCounts | None = None  # a supervisor's workers count together
+    blocklist: Path | None = None  # who may not come in (default: DATA_DIR/blocklist)
 
     def store_target(self) -> Path | str:
         return self.store or self.data_dir / "club.db"
+
+    def blocklist_path(self) -> Path:
+        return self.blocklist or self.data_dir / "blocklist"
 
     def reach_host(self) -> str:
         if self.public_host:
@@ -90,9 +96,13 @@ class GameServer:
             self.club.on_mail = lambda lt, mail: receive_mail(self.club, lt, mail)
             self.house.relay = self.club.relay
         self.identities = Identities(self.store)
+        self.blocklist = Blocklist(config.blocklist_path())
+        self.blocklist.refresh()
+        self._enforced = self.blocklist.version
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
         self._sweeper: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
         self.ctx: ClubContext | None = None
 
     async def start(self) -> GameServer:
@@ -123,12 +133,14 @@ class GameServer:
             allow_command=allow_command,
             reuse_port=cfg.reuse_port,
             counts=cfg.connection_counts,
+            blocklist=self.blocklist,
         )
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
-            cfg.lobby_idle_timeout, cfg.default_bot_level,
+            cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist,
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
+        self._keeper = asyncio.create_task(self._keep_out(), name="club-blocklist")
         return self
 
     @property
@@ -144,6 +156,32 @@ class GameServer:
         assert self.ssh is not None
         return self.ssh.join_command(self.config.reach_host(), command)
 
+    async def _keep_out(self) -> None:
+        """The block list read again when it changes; sessions it now refuses ended."""
+        while True:
+            await asyncio.sleep(BLOCKLIST_SECONDS)
+            self.blocklist.refresh()
+            if self.blocklist.version != self._enforced:
+                self._enforced = self.blocklist.version
+                self.end_refused_sessions()
+
+    def end_refused_sessions(self) -> int:
+        """End, with a word why, each session the block list refuses; how many."""
+        assert self.ssh is not None
+        ended = 0
+        for session in self.ssh.sessions:
+            app, who = session.app, session.identity
+            player = app.player if isinstance(app, ClubApp) else None
+            if app is None or not self.blocklist.refuses(
+                    who.peer_ip, who.key_fingerprint, player.name if player else None):
+                continue
+            log.info("ending the session of %s from %s: on the block list",
+                     player.name if player else who.username, who.peer_ip)
+            app.farewell = REFUSED + "\r\n"  # type: ignore[attr-defined]
+            session.close()
+            ended += 1
+        return ended
+
     async def _sweep(self) -> None:
         outage = OutageLog("the club's sweep", log)
         while True:
@@ -155,10 +193,11 @@ class GameServer:
                 outage.failed(e)
 
     async def aclose(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._keeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         pool_tables.cancel_timers(self.club)  # no round may start on a closed store
         if self.club.node is not None:
             await self.club.node.stop()  # its leases go to the other nodes at once

@@ -71,6 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep the whole club in PostgreSQL (postgresql://...; implies --shared: "
                         "every node with the same URL is the same club). Default: SQLite in "
                         "the data directory")
+    p.add_argument("--blocklist", type=Path, metavar="FILE",
+                   help="who may not come in: addresses, networks, keys (SHA256:... or "
+                        "public key lines) and name:NAME, one a line; read again whenever "
+                        "it changes, and sessions it refuses are ended (default: "
+                        "DATA_DIR/blocklist)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
@@ -116,6 +121,7 @@ def config_from(args: argparse.Namespace) -> object:
         reuse_port=args.reuse_port,
         # a supervisor's worker: the connection limits count every worker's connections
         connection_counts=SharedCounts.from_env() if args.reuse_port else None,
+        blocklist=args.blocklist.expanduser() if args.blocklist else None,
     )
 
 

@@ -36,6 +36,7 @@ from net.screens.name_screen import NameScreen
 from net.screens.settlement_news import SettledElsewhere, SettlementNews
 from net.screens.store_trouble import FAREWELL_STORE_DOWN, STORE_DOWN, store_guarded
 from net.screens.waiting_screen import WaitingScreen
+from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.driver import SSHDriver
 from net.ssh.game_commands import parse_command
 from net.ssh.host_key import join_command
@@ -81,6 +82,7 @@ class ClubContext:
     port: int
     lobby_idle_timeout: float | None = 600.0
     default_bot_level: str = "expert"
+    blocklist: Blocklist | None = None  # names the operator keeps out
 
     def join_command(self, verb: str | None = None, code: str | None = None) -> str:
         command = f"{verb} {code}" if verb and code else None
@@ -152,6 +154,11 @@ class ClubApp(ClaimKeys, EcarteApp):
             self._enter()
             return
         player = self.ctx.identities.known(fingerprint)
+        if player is not None and self._name_refused(player.name):
+            log.info("%s (%s) is on the block list by name", player.name, fingerprint)
+            self.farewell = REFUSED + "\r\n"
+            self.exit(1)
+            return
         if player is not None:
             self.player = player
             self._enter()
@@ -161,11 +168,17 @@ class ClubApp(ClaimKeys, EcarteApp):
 
     def _register_name(self, name: str) -> str | None:
         assert self.info.key_fingerprint is not None
+        if self._name_refused(name):
+            return "That name may not be used at this club: choose another."
         try:
             self.player = self.ctx.identities.register(self.info.key_fingerprint, name)
         except StoreError as e:
             return str(e)
         return None
+
+    def _name_refused(self, name: str) -> bool:
+        blocklist = self.ctx.blocklist
+        return blocklist is not None and blocklist.name(name)
 
     def _named(self, _name: str | None) -> None:
         self._enter()

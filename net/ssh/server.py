@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncssh
 
+from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.host_key import host_key_fingerprint, join_command, load_or_create_host_key
 from net.ssh.lazy_tasks import keep_lazy_tasks
 from net.ssh.limits import ConnectionTracker, Limits, describe_wait
@@ -40,8 +41,10 @@ class _ServerState:
         allow_command: CommandFilter | None,
         authorized_keys: Path | None,
         counts: SharedCounts | None = None,
+        blocklist: Blocklist | None = None,
     ) -> None:
         self.app_factory = app_factory
+        self.blocklist = blocklist or Blocklist(None)
         self.limits = limits
         self.allow_command = allow_command
         self.authorized_keys = authorized_keys
@@ -83,6 +86,13 @@ class _ConnectionHandler(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._ip = str(peer[0]) if peer else "?"
+        blocklist = self._state.blocklist
+        blocklist.refresh()
+        if blocklist.address(self._ip):
+            log.info("refusing connection from %s: on the block list", self._ip)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT, REFUSED)
+            return
         reason = self._state.tracker.refusal_reason(self._ip)
         if reason is not None:
             log.info("refusing connection from %s: %s", self._ip, reason)
@@ -139,10 +149,15 @@ class _ConnectionHandler(asyncssh.SSHServer):
         signature, so the last accepted key is the one that authenticated (unless a
         later guest login resets it).
         """
+        fingerprint = key.get_fingerprint("sha256")
+        if self._state.blocklist.key(fingerprint):  # (and no guest login after it)
+            log.info("refusing login from %s as %r: key %s is on the block list",
+                     self._ip, username, fingerprint)
+            raise asyncssh.PermissionDenied(REFUSED)
         if self._state.private and not self._is_authorized(key):
             self._key_refused()
             return False
-        self._key_fingerprint = key.get_fingerprint("sha256")
+        self._key_fingerprint = fingerprint
         return True
 
     def _key_refused(self) -> None:
@@ -212,6 +227,8 @@ class _ConnectionHandler(asyncssh.SSHServer):
         """One app per session channel, a few concurrent channels per connection at most."""
         limit = self._state.limits.max_sessions_per_connection
         if self._conn is None or len(self._sessions) >= limit:
+            return False
+        if self._state.blocklist.refuses(self._ip, self._key_fingerprint):  # (listed since)
             return False
         identity = ClientIdentity(self._username, self._key_fingerprint, self._ip)
         session = AppSession(
@@ -369,6 +386,7 @@ async def start_server(
     allow_command: CommandFilter | None = None,
     reuse_port: bool = False,
     counts: SharedCounts | None = None,
+    blocklist: Blocklist | None = None,
 ) -> GameSSHServer:
     """Listen on host:port and serve `app_factory(SessionInfo)` to every SSH session.
 
@@ -378,6 +396,7 @@ async def start_server(
     `port=0` picks a free port (see `GameSSHServer.port`). `reuse_port` lets the workers of
     one club accept on the same port (the kernel spreads connections among them), and
     `counts` makes their connection limits count the connections of all of them.
+    `blocklist` keeps out addresses and keys (see ``net.ssh.blocklist``).
     """
     keep_lazy_tasks()
     limits = limits or Limits()
@@ -385,7 +404,7 @@ async def start_server(
     keys_path: Path | None = None
     if private:
         keys_path = Path(authorized_keys or Path(data_dir) / "authorized_keys")
-    state = _ServerState(app_factory, limits, allow_command, keys_path, counts)
+    state = _ServerState(app_factory, limits, allow_command, keys_path, counts, blocklist)
     server_factory: Callable[[], asyncssh.SSHServer] = lambda: _ConnectionHandler(state)  # noqa: E731
     acceptor = await asyncssh.listen(
         host,

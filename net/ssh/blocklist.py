@@ -1,0 +1,128 @@
+"""The operator's list of who may not come in: a stranger who abuses a public club is kept
+out by address, by key or by name, without a restart (the file is read again whenever it
+changes; the server also ends the sessions it now refuses).
+
+One entry per line, ``#`` starts a comment::
+
+    203.0.113.7            an address (IPv4 or IPv6)
+    198.51.100.0/24        a network
+    SHA256:Vq3...          a key's fingerprint, as the server's INFO log shows it at login
+    ssh-ed25519 AAAA...    a public key, as in authorized_keys
+    name:Troll             a registered player's name (any case)
+
+A key or name keeps its holder out with or without the key: a connection that offers a
+refused key is ended, so it cannot come back in as a guest. A guest is kept out by address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+log = logging.getLogger(__name__)
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+REFUSED = "You may not play at this club (its operator's decision)."
+
+
+@dataclass(frozen=True)
+class Entries:
+    networks: tuple[Network, ...] = ()
+    fingerprints: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()  # lower case
+
+    def __len__(self) -> int:
+        return len(self.networks) + len(self.fingerprints) + len(self.names)
+
+
+def parse(text: str, source: str = "blocklist") -> Entries:
+    """The entries of a list; a line that is none of them is logged and skipped."""
+    networks: list[Network] = []
+    fingerprints: set[str] = set()
+    names: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("name:") and line[5:].strip():
+            names.add(line[5:].strip().lower())
+        elif line.startswith("SHA256:"):
+            fingerprints.add(line.split()[0])
+        elif line.startswith(("ssh-", "ecdsa-", "sk-")):
+            try:
+                key = asyncssh.import_public_key(line)
+            except (asyncssh.KeyImportError, ValueError) as e:
+                log.warning("%s line %d: not a public key (%s); skipped", source, number, e)
+                continue
+            fingerprints.add(key.get_fingerprint("sha256"))
+        else:
+            try:
+                networks.append(ipaddress.ip_network(line, strict=False))
+            except ValueError:
+                log.warning("%s line %d: %r is not an address, a network, a key or "
+                            "name:NAME; skipped", source, number, line)
+    return Entries(tuple(networks), frozenset(fingerprints), frozenset(names))
+
+
+@dataclass
+class Blocklist:
+    """The list in ``path`` (none while the file does not exist), kept current."""
+
+    path: Path | None
+    entries: Entries = field(default_factory=Entries)
+    version: int = 0  # counts the changes (each reader enforces a change once)
+    _seen: tuple[float, int] | None = None  # the file's mtime and size when last read
+
+    def refresh(self) -> bool:
+        """Read the file again if it changed (a stat otherwise); True if the list changed."""
+        if self.path is None:
+            return False
+        try:
+            st = self.path.stat()
+            seen: tuple[float, int] | None = (st.st_mtime, st.st_size)
+        except FileNotFoundError:
+            seen = None
+        except OSError as e:
+            log.warning("cannot read the block list %s: %s", self.path, e)
+            return False
+        if seen == self._seen:
+            return False
+        self._seen = seen
+        before = self.entries
+        if seen is None:
+            self.entries = Entries()
+        else:
+            try:
+                text = self.path.read_text(encoding="utf-8", errors="replace")
+            except OSError as e:
+                log.warning("cannot read the block list %s: %s", self.path, e)
+                return False
+            self.entries = parse(text, str(self.path))
+            n = len(self.entries)
+            log.info("block list %s: %d %s", self.path, n, "entry" if n == 1 else "entries")
+        if self.entries == before:
+            return False
+        self.version += 1
+        return True
+
+    def address(self, ip: str) -> bool:
+        try:
+            addr = ipaddress.ip_address(ip)
+        except ValueError:
+            return False
+        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+            addr = addr.ipv4_mapped  # (a dual-stack socket's IPv4 client)
+        return any(addr in n for n in self.entries.networks if n.version == addr.version)
+
+    def key(self, fingerprint: str | None) -> bool:
+        return fingerprint is not None and fingerprint in self.entries.fingerprints
+
+    def name(self, name: str | None) -> bool:
+        return name is not None and name.lower() in self.entries.names
+
+    def refuses(self, ip: str, fingerprint: str | None, name: str | None = None) -> bool:
+        return self.address(ip) or self.key(fingerprint) or self.name(name)
