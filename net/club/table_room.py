@@ -177,6 +177,9 @@ class TableRoom:
     def mute_gallery(self, member: str, muted: bool) -> None:
         self.talk.mute_gallery(member, muted)
 
+    def set_muting(self, member: str, level: str) -> None:
+        self.talk.set_muting(member, level)
+
     # ------------------------------------------------------------------ the gallery
 
     def back(self, watcher: str, seat: int | None) -> None:

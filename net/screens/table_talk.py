@@ -24,7 +24,7 @@ from textual.notifications import SeverityLevel
 from ecarte_tui.engine import KING, Action, Kind
 from ecarte_tui.ui.screens.table import TableChanged, TableScreen
 from net.club.clubhouse.backers import Advice
-from net.club.clubhouse.talk import ChatLine
+from net.club.clubhouse.talk import HEAR_ALL, MUTE_ALL, MUTE_GALLERY, MUTINGS, ChatLine
 from net.club.table_room import GalleryError, GalleryNotice, News, TableRoom, TalkError, room_for
 from net.screens.backers_screen import BackersScreen
 from net.screens.gallery_screens import NOBODY, AdviceScreen, BackScreen
@@ -38,11 +38,22 @@ if TYPE_CHECKING:
 
 TALK_BINDINGS: list[BindingType] = [
     Binding("slash", "talk", "Talk", key_display="/"),
-    Binding("m", "mute_gallery", "Mute gallery"),
+    Binding("m", "mute_gallery", "Mute"),
     Binding("g", "back_player", "Back"),
     Binding("s", "advise", "Advise"),
     Binding("v", "backers", "Backers"),
 ]
+MUTE_MARKS = {HEAR_ALL: "", MUTE_GALLERY: "gallery muted", MUTE_ALL: "talk muted"}
+MUTE_TOASTS = {
+    MUTE_GALLERY: "Gallery muted: the watchers' lines are not shown to you (m: all talk).",
+    MUTE_ALL: "Talk muted: nobody's lines are shown to you (m: hear everyone).",
+    HEAR_ALL: "You hear everyone again.",
+}
+MUTE_NOTES = {  # in the talk box
+    HEAR_ALL: "",
+    MUTE_GALLERY: "The gallery is muted: you do not see the watchers' lines.",
+    MUTE_ALL: "The talk is muted: you see only your own lines.",
+}
 TALK_ACTIONS = frozenset({"talk", "mute_gallery", "back_player", "advise", "backers"})
 
 
@@ -140,7 +151,7 @@ class TalkControls(TableScreen):
             return
         me = self.member
         room = self.room
-        muted = bool(me and room and room.talk.gallery_muted(me.id))
+        muted = MUTE_MARKS[room.talk.muting(me.id)] if me and room else ""
         advice = advice_line(self.advice, self._label) if self.advice is not None else None
         panels.first().show(self.talk_lines, advice, muted, self._talk_keys())
 
@@ -228,18 +239,18 @@ class TalkControls(TableScreen):
                 return str(e)
             return None
 
-        self.app.push_screen(TalkScreen(self.talk_lines, send, room.talk.gallery_muted(me.id)))
+        self.app.push_screen(TalkScreen(self.talk_lines, send,
+                                        MUTE_NOTES[room.talk.muting(me.id)]))
 
     def action_mute_gallery(self) -> None:
+        """``m`` goes round: the gallery muted, then all the talk, then everyone heard."""
         room, me = self.room, self.member
         if room is None or me is None or self.seat is None:
             return
-        muted = not room.talk.gallery_muted(me.id)
-        room.mute_gallery(me.id, muted)
-        if muted:
-            self.talk_lines = room.talk.history_for(me.id)[-KEEP:]
-        self.notify("Gallery muted: the watchers' lines are not shown to you (m to hear them)."
-                    if muted else "You hear the gallery again.", timeout=4, markup=False)
+        level = MUTINGS[(MUTINGS.index(room.talk.muting(me.id)) + 1) % len(MUTINGS)]
+        room.set_muting(me.id, level)
+        self.talk_lines = room.talk.history_for(me.id)[-KEEP:]
+        self.notify(MUTE_TOASTS[level], timeout=4, markup=False)
         self._show_talk()
 
     def action_back_player(self) -> None:

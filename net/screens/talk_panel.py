@@ -36,7 +36,8 @@ def chat_text(line: ChatLine, name_style: str = "bold", text_style: str = "") ->
 
 
 class TalkPanel(Widget):
-    """Header ("Talk · / talk", and "gallery muted" when so), advice, then the latest lines."""
+    """Header ("Talk · / talk", and "gallery muted" or "talk muted" when so), advice, then the
+    latest lines."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "talk--head", "talk--muted", "talk--advice", "talk--name", "talk--empty",
@@ -62,10 +63,10 @@ class TalkPanel(Widget):
         super().__init__(id=id, classes=classes)
         self.lines: tuple[ChatLine, ...] = ()
         self.advice_text: str | None = None
-        self.muted = False
+        self.muted = ""  # the mark: "gallery muted", "talk muted" or none
         self.keys = "/ talk"
 
-    def show(self, lines: Sequence[ChatLine], advice: str | None, muted: bool,
+    def show(self, lines: Sequence[ChatLine], advice: str | None, muted: str,
              keys: str) -> None:
         state = (tuple(lines[-KEEP:]), advice, muted, keys)
         if state != (self.lines, self.advice_text, self.muted, self.keys):
@@ -80,7 +81,7 @@ class TalkPanel(Widget):
         head = Text(no_wrap=True, overflow="ellipsis", end="")
         head.append("Talk ", get("talk--head"))
         if self.muted:  # the mark first: the keys may be cut off on a narrow side panel
-            head.append("gallery muted", get("talk--muted"))
+            head.append(self.muted, get("talk--muted"))
             head.append(" ")
         head.append(f"· {self.keys}", get("talk--head"))
         out.append(head)

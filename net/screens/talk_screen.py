@@ -13,7 +13,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -32,11 +32,12 @@ class TalkScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
     DEFAULT_CSS = """
     TalkScreen .dialog { width: 72; }
-    #talk-history { height: auto; max-height: 10; color: $foreground; padding-bottom: 1; }
+    #talk-scroll { height: auto; max-height: 10; margin-bottom: 1; }
+    #talk-history { height: auto; color: $foreground; }
     #talk-muted { color: $warning; text-style: bold; }
     """
 
-    def __init__(self, lines: Sequence[ChatLine], send: Send, muted: bool = False) -> None:
+    def __init__(self, lines: Sequence[ChatLine], send: Send, muted: str = "") -> None:
         super().__init__()
         self.lines = list(lines)
         self.send = send
@@ -45,10 +46,10 @@ class TalkScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Table talk", classes="title")
-            yield Static(self._history(), id="talk-history")
-            if self.muted:
-                yield Static("The gallery is muted: you do not see the watchers' lines.",
-                             id="talk-muted", markup=False)
+            with VerticalScroll(id="talk-scroll"):  # the newest line in sight, wrapped or not
+                yield Static(self._history(), id="talk-history")
+            if self.muted:  # (what is muted, in words)
+                yield Static(self.muted, id="talk-muted", markup=False)
             yield OrderedInput(placeholder="Say something to the table", id="talk-input")
             yield Static("enter send · esc close", classes="line club-keys")
 
@@ -65,6 +66,14 @@ class TalkScreen(ModalScreen[None]):
         self.lines = list(lines)
         if self.is_mounted:
             self.query_one("#talk-history", Static).update(self._history())
+            self._to_newest()
+
+    def on_mount(self) -> None:
+        self._to_newest()
+
+    def _to_newest(self) -> None:
+        scroll = self.query_one("#talk-scroll", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
 
     @on(Input.Submitted, "#talk-input")
     def _submitted(self, event: Input.Submitted) -> None:

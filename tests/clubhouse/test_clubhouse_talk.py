@@ -8,7 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.club.clubhouse.talk import MAX_CHARS, TableTalk, TalkError, TokenBucket, clean_line
+from net.club.clubhouse.talk import (
+    HEAR_ALL,
+    MAX_CHARS,
+    MUTE_ALL,
+    MUTE_GALLERY,
+    TableTalk,
+    TalkError,
+    TokenBucket,
+    clean_line,
+)
 
 
 class Clock:
@@ -128,6 +137,27 @@ def test_a_player_may_mute_the_gallery():
     assert [line.text for line in t.history_for("ben")] == ["play the king!", "hm"]
     t.mute_gallery("anna", False)
     assert "anna" in {d.recipient for d in t.say("w2", "sorry")}
+
+
+def test_a_player_may_mute_all_the_talk_and_hear_it_again():
+    t = table()
+    t.set_muting("anna", MUTE_ALL)  # (an opponent who will not stop)
+    assert t.muting("anna") == MUTE_ALL and t.gallery_muted("anna")
+    assert "anna" not in {d.recipient for d in t.say("ben", "you will lose")}
+    assert "anna" not in {d.recipient for d in t.say("w1", "play the king!")}
+    assert [d.recipient for d in t.say("w1", "psst", only_to="anna")] == ["w1"]
+    assert "ben" in {d.recipient for d in t.say("anna", "gg")}  # she still speaks ...
+    assert [line.text for line in t.history_for("anna")] == ["gg"]  # ... and reads herself
+    t.set_muting("anna", MUTE_GALLERY)
+    assert "anna" in {d.recipient for d in t.say("ben", "sorry")}
+    assert "anna" not in {d.recipient for d in t.say("w2", "boo")}
+    t.set_muting("anna", HEAR_ALL)
+    assert t.muting("anna") == HEAR_ALL
+    assert "anna" in {d.recipient for d in t.say("w2", "welcome back")}
+    assert [x.text for x in t.history_for("anna")][-4:] == [  # (what was said meanwhile too)
+        "gg", "sorry", "boo", "welcome back"]
+    with pytest.raises(TalkError):
+        t.set_muting("anna", "some")
 
 
 def test_only_members_speak_and_roles_change():

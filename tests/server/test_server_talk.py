@@ -50,9 +50,20 @@ async def test_talk_mute_and_limits(tmp_path):
         await a.quiet(0.3)
         assert "WLINE2" not in raw_text(a, muted_at), "a muted player was sent a watcher's line"
 
-        # and she hears them again
+        # m again mutes all the talk (an opponent who will not stop): ben's lines too
         a.press(b"m")
-        await a.wait_gone("gallery muted")
+        await a.wait_for("talk muted")
+        muted_at = len(a.client.raw)
+        await say(b, "BLINE5")
+        await say(a, "ALINE6")  # she still speaks, and reads herself
+        await a.wait_for("ALINE6")
+        await b.wait_for("BLINE5")
+        await a.quiet(0.3)
+        assert "BLINE5" not in raw_text(a, muted_at), "a player who muted the talk was sent it"
+
+        # and once more: she hears everyone again
+        a.press(b"m")
+        await a.wait_gone("talk muted")
         await say(w2, "WLINE4")
         await a.wait_for("xavi: WLINE4")
 

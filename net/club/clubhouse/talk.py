@@ -3,7 +3,8 @@
 The 19th-century gallery talked around the table (001, 003: bystanders "advise"; 004:
 "galerijen"); here a line is at most ``MAX_CHARS`` characters, each speaker has a token
 bucket (a burst of ``BURST`` lines, then one every ``1 / RATE`` seconds), and a player may
-mute the gallery, after which watchers' lines are not delivered to them.
+mute the gallery, after which watchers' lines are not delivered to him, or all the talk
+(an opponent who will not stop), after which only his own lines are.
 
 A line arrives from a remote terminal and is shown on other people's terminals, so
 ``clean_line`` removes every escape sequence (CSI, OSC, DCS..., 7-bit and 8-bit) and every
@@ -35,6 +36,8 @@ HISTORY = 50
 MAX_COMBINING = 2
 
 ROLES = ("player", "watcher")
+HEAR_ALL, MUTE_GALLERY, MUTE_ALL = "", "gallery", "all"
+MUTINGS = (HEAR_ALL, MUTE_GALLERY, MUTE_ALL)  # a player's ``m`` goes round them
 
 _ESCAPES = re.compile(
     r"""
@@ -147,7 +150,8 @@ class TableTalk:
         self._members: dict[str, _Member] = {}
         # Kept after a member leaves, so leaving and coming back resets neither.
         self._buckets: dict[str, TokenBucket] = {}
-        self._muted: set[str] = set()
+        self._muted: set[str] = set()  # who hears no watcher
+        self._deaf: set[str] = set()  # who hears nobody but himself
         self._history: deque[ChatLine] = deque(maxlen=history)
         self._seq = 0
 
@@ -177,20 +181,37 @@ class TableTalk:
 
     def mute_gallery(self, member: str, muted: bool = True) -> None:
         """Stop (or resume) delivering watchers' lines to ``member`` (meant for players)."""
-        if muted:
-            self._muted.add(member)
-        else:
-            self._muted.discard(member)
+        self.set_muting(member, MUTE_GALLERY if muted else HEAR_ALL)
 
     def gallery_muted(self, member: str) -> bool:
-        return member in self._muted
+        return member in self._muted or member in self._deaf
+
+    def set_muting(self, member: str, level: str) -> None:
+        """``HEAR_ALL``, ``MUTE_GALLERY`` (no watcher's line) or ``MUTE_ALL`` (nobody's)."""
+        if level not in MUTINGS:
+            raise TalkError(f"unknown muting {level!r}")
+        self._muted.discard(member)
+        self._deaf.discard(member)
+        if level == MUTE_GALLERY:
+            self._muted.add(member)
+        elif level == MUTE_ALL:
+            self._deaf.add(member)
+
+    def muting(self, member: str) -> str:
+        if member in self._deaf:
+            return MUTE_ALL
+        return MUTE_GALLERY if member in self._muted else HEAR_ALL
 
     # ------------------------------------------------------------------ talking
 
     def _hears(self, recipient: str, line: ChatLine) -> bool:
         if line.to is not None and recipient not in (line.sender, line.to):
             return False
-        return line.role != "watcher" or recipient == line.sender or recipient not in self._muted
+        if recipient == line.sender:
+            return True
+        if recipient in self._deaf:
+            return False
+        return line.role != "watcher" or recipient not in self._muted
 
     def say(self, sender: str, text: str, only_to: str | None = None,
             to_name: str = "") -> list[ChatDelivery]:
