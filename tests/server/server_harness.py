@@ -198,14 +198,18 @@ async def open_table(seat: Seat) -> str:
     return table_code(await seat.wait_for("Waiting for an opponent"))
 
 
+async def first_visit(port: int, name: str, key: asyncssh.SSHKey, **kwargs: Any) -> Seat:
+    """A new key's first visit: the name it is offered (its user name) taken with Enter."""
+    seat = await Seat.connect(port, name, key=key, **kwargs)
+    await seat.wait_for("first visit")
+    seat.press(b"\r")
+    return seat
+
+
 async def registered_pair(port: int, keys: dict[str, asyncssh.SSHKey]) -> tuple[Seat, Seat, str]:
     """anna (first visit: takes her name) opens a table and ben joins it by its code; both
     connect with their keys in ``keys``. Returns the two seats and the table's code."""
-    anna = await Seat.connect(port, "anna", seed=1, key=keys["anna"])
-    await anna.wait_for("first visit")
-    anna.press(b"\r")
+    anna = await first_visit(port, "anna", keys["anna"], seed=1)
     code = await open_table(anna)
-    ben = await Seat.connect(port, "ben", seed=2, key=keys["ben"], command=f"join {code}")
-    await ben.wait_for("first visit")
-    ben.press(b"\r")
+    ben = await first_visit(port, "ben", keys["ben"], seed=2, command=f"join {code}")
     return anna, ben, code

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncssh
 import pytest
-from server_harness import Seat, club_server, new_key
+from server_harness import Seat, club_server, first_visit, new_key
 
 from net.ssh.blocklist import REFUSED
 
@@ -17,9 +17,7 @@ async def test_a_name_a_key_and_an_address_are_kept_out_and_live_sessions_end(tm
     data = tmp_path / "data"
     anna_key, ben_key = new_key(), new_key()
     async with club_server(data) as server:
-        anna = await Seat.connect(server.port, "anna", key=anna_key)
-        await anna.wait_for("first visit")
-        anna.press(b"\r")
+        anna = await first_visit(server.port, "anna", anna_key)
         await anna.wait_for("C L U B")
         gus = await Seat.connect(server.port, "gus")  # a guest, from the same address
         await gus.wait_for("C L U B")
@@ -55,9 +53,7 @@ async def test_a_blocked_name_cannot_be_taken_by_a_new_key(tmp_path):
     data.mkdir()
     (data / "blocklist").write_text("name:troll\n")
     async with club_server(data) as server:
-        troll = await Seat.connect(server.port, "troll", key=new_key())
-        await troll.wait_for("first visit")  # the suggested name is his user name
-        troll.press(b"\r")
+        troll = await first_visit(server.port, "troll", new_key())  # (his user name)
         await troll.wait_for("may not be used at this club")
         assert "C L U B" not in troll.text()
         await troll.close()

@@ -8,7 +8,7 @@ import random
 
 import asyncssh
 import pytest
-from server_harness import Seat, club_server, generous_limits, new_key
+from server_harness import Seat, club_server, first_visit, generous_limits, new_key
 from ssh_harness import ScreenClient, connect
 
 from ecarte_tui.bot_seat import BotSeat
@@ -84,9 +84,7 @@ async def test_idle_lobby_is_closed_but_a_watcher_of_a_live_game_is_not(tmp_path
 async def test_names_are_chosen_once_unique_and_kept(tmp_path):
     anna, anna2 = new_key(), new_key()
     async with club_server(tmp_path) as server:
-        first = await Seat.connect(server.port, "anna", key=anna)
-        await first.wait_for("first visit")
-        first.press(b"\r")
+        first = await first_visit(server.port, "anna", anna)
         await first.wait_for("You are anna ·")
         # another key asking for the same name gets a free variant suggested...
         other = await Seat.connect(server.port, "anna", key=anna2)
