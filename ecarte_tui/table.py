@@ -7,6 +7,7 @@ and receives only its own seat's view: a bug in a screen cannot leak the opponen
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,10 @@ from .engine import (
     write_ecn,
 )
 from .engine.deal import FirstDealDraw, deal_rng
+
+log = logging.getLogger(__name__)
+RECORDS_AWAY = ("the move could not be recorded (the club's records do not answer): try "
+                "again in a moment")
 
 
 class TableError(ValueError):
@@ -128,6 +133,7 @@ class Table:
     # so the prompt, the hints and a backer's advice never offer what the guard refuses
     restrict: Callable[[SeatView], SeatView] | None = None
     journal: Journal | None = None  # set when other processes share this table's log
+    unwritten: bool = False  # a step applied here was refused by the store: replay the log
     seq: int = 0  # steps applied (the log's sequence number of the last one)
     _watchers: list[_Watch] = field(default_factory=list)
     _ready: list[bool] = field(default_factory=lambda: [False, False])
@@ -273,8 +279,15 @@ class Table:
             self.apply_entry(entry)
             return
         deferred = bool(getattr(journal, "deferring", False))
-        if not deferred:
-            journal.catch_up(self)
+        try:
+            if self.unwritten:  # a step applied here was never written: back to the log
+                journal.rebuild(self)
+                self.unwritten = False
+            if not deferred:
+                journal.catch_up(self)
+        except Exception as e:  # the log cannot be read: nothing was applied
+            log.warning("table log not read: %s", e, exc_info=True)
+            raise TableError(RECORDS_AWAY) from e
         for _attempt in range(5):
             self._held = []
             try:
@@ -288,13 +301,29 @@ class Table:
                 self.seq += 1
                 cast(DeferredJournal, journal).write_later(self, entry, held)
                 return
-            if journal.append(self, entry):
+            try:
+                appended = journal.append(self, entry)
+            except Exception as e:  # the store cannot take it (full, locked, away)
+                self._unapply(journal)
+                log.warning("table step not written: %s", e, exc_info=True)
+                raise TableError(RECORDS_AWAY) from e
+            if appended:
                 self.seq += 1
                 for event in held:
                     self._publish(event)
                 return
             journal.rebuild(self)
         raise TableError("the table is busy: try again")
+
+    def _unapply(self, journal: Journal) -> None:
+        """Undo a step applied here that the log did not take: the table becomes the log's
+        replay again, now if the log can be read, else before its next step."""
+        self.unwritten = True
+        try:
+            journal.rebuild(self)
+        except Exception:  # (the next step, or the next catch-up, rebuilds it)
+            return
+        self.unwritten = False
 
     def confirm(self, held: list[Event | None], stored: bool) -> None:
         """A deferred step is in the log: show it. ``stored`` False: later steps of this

@@ -10,6 +10,7 @@ import asyncio
 import functools
 import logging
 import random
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -79,6 +80,7 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
+        self._unsaved: set[str] = set()  # tables whose last change the store refused
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
         self.round_pause = pool_tables.ROUND_PAUSE  # pool / French rule: between two rounds
@@ -278,8 +280,14 @@ class Club:
         """Housekeeping: close open tables abandoned by their creator, forget finished ones.
 
         A finished table stays in memory while someone still looks at it; the store and the
-        archive keep it for good.
+        archive keep it for good. A table the store refused a change of is saved again.
         """
+        for code in list(self._unsaved):
+            lt = self.tables.get(code)
+            if lt is None or lt.table is None:
+                self._unsaved.discard(code)
+            else:
+                self._save_record(lt, lt.table)
         for lt in list(self.tables.values()):
             attached = any(s.sessions for s in lt.seats) or lt.watchers > 0
             if lt.finished and not attached:
@@ -380,14 +388,29 @@ class Club:
                     lt.code, table.seq, *self.record_row(lt, table)):
                 return
         else:
-            ecn, status, winner = self.record_row(lt, table)
-            self.store.save_table(lt.code, ecn=ecn, status=status, winner=winner)
+            self._save_record(lt, table)
         if self.house is not None:
             self.house.table_moved(lt, table)
         if m.is_over and not lt.finished:
             lt.finished = True
             self._archive(lt, table)
             self._lobby_changed()
+
+    def _save_record(self, lt: LiveTable, table: Table) -> None:
+        """The table's row, for a process that holds the table alone: its state here is the
+        truth and each save writes the whole record, so a save the store refuses (a full
+        disk) is made with the next change or the next sweep; a table that stopped at a
+        full disk would be worse than one saved a move late."""
+        ecn, status, winner = self.record_row(lt, table)
+        try:
+            self.store.save_table(lt.code, ecn=ecn, status=status, winner=winner)
+        except sqlite3.OperationalError as e:
+            if lt.code not in self._unsaved:
+                log.warning("table %s not saved (%s): saved again at its next change "
+                            "and at each sweep", lt.code, e)
+            self._unsaved.add(lt.code)
+        else:
+            self._unsaved.discard(lt.code)
 
     def record_row(self, lt: LiveTable, table: Table) -> tuple[str, str, str | None]:
         """The table as its row stores it: (ECN, status, the winner's player id or None)."""

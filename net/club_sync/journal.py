@@ -35,6 +35,10 @@ class StoreJournal:
     def catch_up(self, table: Table, read: Steps | None = None) -> None:
         """The steps after the table's from ``read`` (the feed's rows, this node's own among
         them), or from the log when they do not follow on."""
+        if table.unwritten:  # (a step of this node the store refused: the log's state)
+            self.rebuild(table)
+            table.unwritten = False
+            return
         if read is None:
             steps = self.store.log_after(self.code, table.seq)
         else:

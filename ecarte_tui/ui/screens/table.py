@@ -687,17 +687,13 @@ class TableScreen(Screen[None]):
     def _dealer_chosen(self, dealer: int | None) -> None:
         if dealer is None:
             return
-        try:
-            self.table.choose_dealer(self.player_seat, dealer)
-        except TableError as e:
-            self._say(str(e))
-            return
-        self.stepped()
+        if not self.act(lambda: self.table.choose_dealer(self.player_seat, dealer)):
+            self._choose_shown = False  # the box again, to choose once more
+            self.call_after_refresh(self._check_dialogs)
 
     def _hand_over_choice(self, choice: str | None) -> None:
         if choice == "next":
-            self.table.ready(self.player_seat)
-            self.stepped()
+            self.act(lambda: self.table.ready(self.player_seat))
         elif choice == "quit":
             self.app.action_quit()
 
@@ -730,8 +726,12 @@ class TableScreen(Screen[None]):
         return card_label(card, self.look.ascii_cards)
 
     def submit(self, action: Action) -> bool:
+        return self.act(lambda: self.table.submit(self.player_seat, action))
+
+    def act(self, step: Callable[[], None]) -> bool:
+        """Hand the table one of this seat's steps; a refusal is said on the prompt line."""
         try:
-            self.table.submit(self.player_seat, action)
+            step()
         except IllegalAction as e:
             self._say(e.personal(self._label))
             return False
@@ -840,16 +840,15 @@ class TableScreen(Screen[None]):
         elif mode == "discard":
             self._discard()
         elif mode == "between":
-            self.table.ready(self.player_seat)
-            self.stepped()
+            self.act(lambda: self.table.ready(self.player_seat))
 
     def action_next_hand(self) -> None:
         if self.dialog is not None:
             self._dialog_key("n")
             return
         if self.seat is not None:
-            self.table.ready(self.seat)
-            self.stepped()
+            seat = self.seat
+            self.act(lambda: self.table.ready(seat))
 
     def action_new_match(self) -> None:
         """``n`` once the match is over: the box's "new game" (or as it, its box closed)."""
@@ -927,8 +926,7 @@ class TableScreen(Screen[None]):
             return
         self._king_quiet = (view.game_number, view.hand_number)
         if self.current_prompt().mode == "king_gate":
-            self.table.pass_king(self.player_seat)
-            self.stepped()
+            self.act(lambda: self.table.pass_king(self.player_seat))
             return
         if view.to_move == self.seat:
             self._say("You keep the king quiet: its point is lost when you play your card.",

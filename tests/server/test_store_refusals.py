@@ -1,0 +1,130 @@
+"""A step the club's SQLite store refuses (a full disk, a lock held too long): the move is
+refused to its player with a word why, the table stays as its log has it (it used to keep
+the move, shown to nobody, and the table was stuck), and the next try is taken. A process
+that holds its tables alone shows the move and saves the record at the next chance."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from test_club_nodes import ANNA, BRUNO, make_node
+
+from ecarte_tui.table import TableError
+from net.club import Club, TableOptions
+from net.store import Store
+
+
+def failing_once(call: Callable[..., Any], error: str = "database or disk is full"
+                 ) -> Callable[..., Any]:
+    calls = {"n": 0}
+
+    def once(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise sqlite3.OperationalError(error)
+        return call(*args, **kwargs)
+
+    return once
+
+
+def test_a_step_the_log_refuses_is_refused_and_the_next_try_taken(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
+    lt1, _ = one.create(ANNA, TableOptions("classic", ()))
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2, _ = two.sit(lt1.code, BRUNO)
+    one.node.read_feed()  # type: ignore[union-attr]
+    t1 = lt1.table
+    assert t1 is not None and t1.status == "choose" and t1.draw is not None
+    chooser = t1.draw.chooser
+    table = (lt1 if chooser == 0 else lt2).table
+    assert table is not None
+    before = (table.record_text(), table.seq, table.status)
+    sync = (one if chooser == 0 else two).node.sync  # type: ignore[union-attr]
+    sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+
+    with pytest.raises(TableError, match="could not be recorded"):
+        table.choose_dealer(chooser, 0)
+    assert (table.record_text(), table.seq, table.status) == before, "the move was undone"
+    assert not table.unwritten
+
+    table.choose_dealer(chooser, 0)  # the store answers again: taken, once
+    for node in (one, two):
+        node.node.read_feed()  # type: ignore[union-attr]
+    assert lt1.table.status == lt2.table.status != "choose"  # type: ignore[union-attr]
+    assert [seq for seq, _ in sync.log_after(lt1.code, 0)] == [1]
+
+
+def test_when_the_log_cannot_even_be_read_the_table_is_replayed_before_its_next_step(
+        tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
+    lt1, _ = one.create(ANNA, TableOptions("classic", ()))
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2, _ = two.sit(lt1.code, BRUNO)
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert lt1.table is not None and lt1.table.draw is not None
+    chooser = lt1.table.draw.chooser  # (each seat chooses on its own node)
+    node, table = (one, lt1.table) if chooser == 0 else (two, lt2.table)
+    assert table is not None
+    sync = node.node.sync  # type: ignore[union-attr]
+    journal = table.journal
+    sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+    journal.rebuild = failing_once(journal.rebuild)  # type: ignore[union-attr, method-assign]
+    with pytest.raises(TableError):
+        table.choose_dealer(chooser, 1)
+    assert table.unwritten, "the move is still applied here: marked to be replayed"
+    table.choose_dealer(chooser, 1)  # replayed first, then the step is taken
+    assert not table.unwritten and table.status != "choose"
+    assert [seq for seq, _ in sync.log_after(lt1.code, 0)] == [1]
+
+
+def test_one_process_shows_a_move_its_store_refused_and_saves_it_at_the_next_chance(
+        tmp_path):
+    store = Store(tmp_path / "club.db")
+    club = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3), bot_delay=0)
+    lt, _ = club.create(ANNA, TableOptions("classic", ()))
+    club.sit(lt.code, BRUNO)
+    table = lt.table
+    assert table is not None and table.draw is not None
+    seen: list[str] = []
+    table.watch(0, lambda u: seen.append(u.status))
+    store.save_table = failing_once(store.save_table)  # type: ignore[method-assign]
+    table.choose_dealer(table.draw.chooser, 0)
+    assert seen[-1] != "choose", "the move is shown"
+    stored = store.table(lt.code)
+    assert stored is not None and stored.ecn != table.record_text()  # (not saved yet)
+    club.sweep()
+    stored = store.table(lt.code)
+    assert stored is not None and stored.ecn == table.record_text(), "saved by the sweep"
+
+
+
+async def test_a_player_whose_move_was_refused_is_told_and_asked_again(tmp_path):
+    from server_harness import Seat, club_server, open_table
+    from test_store_outage import who_chooses
+
+    async with club_server(tmp_path / "data", shared=True) as server:
+        anna = await Seat.connect(server.port, "anna", seed=1)
+        code = await open_table(anna)
+        ben = await Seat.connect(server.port, "ben", seed=2, command=f"join {code}")
+        for seat in (anna, ben):
+            await seat.wait_for("drew the higher card")
+        chooser, other = await who_chooses(anna, ben)
+        sync = server.club.node.sync  # type: ignore[union-attr]
+        sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+        await chooser.wait_for("I deal")  # the draw's box asks him
+        chooser.press(b"d")
+        await chooser.wait_for("could not be recorded")
+        await chooser.settled()
+        assert "I deal" in chooser.text(), "the box again: he chooses once more"
+        assert "chooses who deals" in other.text()
+        chooser.press(b"d")
+        await chooser.wait_for("decides: play or propose")
+        await other.wait_for("Play the hand as it is")
+        for seat in (anna, ben):
+            await seat.close()
