@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_data_dir
 
@@ -80,6 +81,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
                         "and finished; DEBUG: also every SSH exchange")
+
+
+def blocklist_note(blocklist: Any) -> str:
+    """Where the operator writes who is kept out, and how many are."""
+    n = len(blocklist.entries)
+    if blocklist.path is None or not blocklist.path.exists():
+        return f"{blocklist.path} (none: write addresses, keys or name:NAME there)"
+    return f"{blocklist.path} ({n} {'entry' if n == 1 else 'entries'}; read again on change)"
 
 
 def positive_effort(text: str) -> float:
@@ -177,6 +186,7 @@ async def serve(args: argparse.Namespace) -> int:
         f"{LISTENING} {config.host}:{server.port}",
         f"host key fingerprint: {server.ssh.host_key_fingerprint}",
         f"join with:            {server.join_command()}",
+        f"block list:           {blocklist_note(server.blocklist)}",
         f"data:                 {config.data_dir} (finished games in archive/, "
         "see `ecarte replay FILE`)",
     ]

@@ -25,6 +25,7 @@ async def test_kill_9_mid_hand_then_restart_brings_the_table_back(tmp_path):
     banner = await server.start()
     assert "host key fingerprint: SHA256:" in banner
     assert f"ssh -p {server.port} 127.0.0.1" in banner
+    assert f"block list:           {data / 'blocklist'} (none: write" in banner  # where to
     keys = {"anna": new_key(), "ben": new_key()}
     try:
         anna, ben, code = await registered_pair(server.port, keys)
