@@ -452,6 +452,32 @@ class Club:
         lt.notify()
         self._lobby_changed()
 
+    def gone_for_good(self, lt: LiveTable, seat: int) -> None:
+        """A guest's session ended: no later session can be him, so nobody waits for him.
+        A table still waiting for its opponent closes; in a game his time to come back is
+        out at once (the opponent may take the win or call the bot). A pool's rounds keep
+        their own rules."""
+        s = lt.seats[seat]
+        if lt.finished or lt.rounds is not None or s.sessions or s.player_id is None:
+            return
+        if lt.table is None:
+            if seat == 0 and lt.seats[1].player_id is None:
+                self.cancel(lt)
+            return
+        s.dropped_at = self.clock() - self.reconnect_timeout
+        if self.node is not None:
+            self.node.sync.gone(lt.code, s.player_id,
+                                self.node.wall() - self.reconnect_timeout)
+            self._announce(lt.code, "presence")
+        log.info("table %s: %s (a guest) left for good", lt.code, s.name)
+        if lt.seats[1 - seat].is_bot and not lt.table.match.is_over:
+            # nobody will ever sit there again: the bot wins by forfeit, and the table is
+            # archived and let go (it stayed in memory, and in every restart, for ever)
+            self.take_win(lt, 1 - seat)
+            return
+        lt.notify()
+        self._lobby_changed()
+
     def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:
         """Seconds left for a dropped player to come back, or None if connected."""
         s = lt.seats[seat]

@@ -247,6 +247,14 @@ class SyncStore:
                              (code, member)).fetchone()
         return float(row[0])
 
+    def gone(self, code: str, member: str, at: float) -> None:
+        """The seated ``member`` is away for good (a guest who left): away since ``at``,
+        over any earlier time, so that every node sees his time run out at once."""
+        with self.store._tx() as db:
+            db.execute("INSERT INTO seat_drops (code, member, at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (code, member) DO UPDATE SET at = excluded.at",
+                       (code, member, at))
+
     def back(self, code: str, member: str) -> None:
         with self.store._tx() as db:
             db.execute("DELETE FROM seat_drops WHERE code = ? AND member = ?", (code, member))

@@ -198,7 +198,17 @@ class ClubApp(ClaimKeys, EcarteApp):
             except sqlite3.OperationalError as e:  # (his presence is written again later)
                 log.warning("a session left with the store away: %s", e)
             if self.player is not None and is_guest(self.player):
+                self._guest_gone(self.player)
                 self.ctx.identities.release(self.player)
+
+    def _guest_gone(self, player: Player) -> None:
+        """A guest cannot come back (his next session is another guest): his open table
+        closes and his opponents need not wait for him."""
+        try:
+            for lt, seat in self.club.seats_of(player.id):
+                self.club.gone_for_good(lt, seat)
+        except (ClubError, sqlite3.OperationalError) as e:
+            log.warning("a guest's tables were not let go: %s", e)
 
     def _enter(self) -> None:
         """After the name: a direct ``join``/``watch``, a game to go back to, or the lobby

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from net.club import Club, LiveTable
+from net.club.identity import GUEST_ID_PREFIX
 
 FORFEIT_KEYS = "w take the win · b play on against the bot"
 ROUND_FORFEIT_KEYS = "w take the game (the table goes on)"
@@ -42,11 +43,14 @@ def away_banner(club: Club, lt: LiveTable, seat: int | None) -> tuple[str, str] 
             parts.append(f"Waiting for {name} to reconnect ({clock_text(left)})")
         else:
             timed_out = True
+            player_id = lt.seats[s].player_id or ""
+            gone = (f"{name} left (a guest cannot come back)"
+                    if player_id.startswith(GUEST_ID_PREFIX) else None)
             if seat is None:
-                parts.append(f"{name} has not come back")
+                parts.append(gone or f"{name} has not come back")
             else:
                 keys = FORFEIT_KEYS if lt.rounds is None else ROUND_FORFEIT_KEYS
-                parts.append(f"{name} did not come back: {keys}")
+                parts.append(f"{gone or f'{name} did not come back'}: {keys}")
     if not parts:
         return None
     return " · ".join(parts), "error" if timed_out else "warning"

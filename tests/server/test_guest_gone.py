@@ -1,0 +1,92 @@
+"""A guest whose session ends can never come back (his next session is another guest): his
+open table closes at once, his opponent need not wait five minutes for him, and a game he
+left against the bot is won by the bot and let go instead of staying in memory for ever."""
+
+from __future__ import annotations
+
+import random
+
+from server_harness import Seat, club_server, first_visit, new_key, open_table
+from test_club_nodes import ANNA, make_node
+
+from net.club import Club, TableOptions
+from net.club.identity import Identities
+from net.screens.presence import away_banner, may_claim
+from net.store import Store
+
+
+def club(tmp_path) -> tuple[Club, Store]:
+    store = Store(tmp_path / "club.db")
+    return Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3),
+                bot_delay=0), store
+
+
+def test_a_guests_open_table_closes_when_he_is_gone(tmp_path):
+    c, store = club(tmp_path)
+    guest = Identities(store).guest()
+    lt, seat = c.create(guest, TableOptions())
+    c.connected(lt, seat)
+    c.disconnected(lt, seat)
+    assert lt.code in {t.code for t in c.lobby_tables(guest.id)}  # (his own, while here)
+    c.gone_for_good(lt, seat)
+    assert lt.code not in c.tables and store.table(lt.code).status == "cancelled"
+
+
+def test_his_opponent_may_claim_at_once_and_reads_that_a_guest_cannot_come_back(tmp_path):
+    c, store = club(tmp_path)
+    guest = Identities(store).guest()
+    lt, _ = c.create(ANNA, TableOptions())
+    c.sit(lt.code, guest)
+    for seat in (0, 1):
+        c.connected(lt, seat)
+    c.disconnected(lt, 1)
+    assert not may_claim(c, lt, 0), "a player with a key may come back: he is waited for"
+    c.gone_for_good(lt, 1)
+    assert may_claim(c, lt, 0)
+    banner = away_banner(c, lt, 0)
+    assert banner is not None and "left (a guest cannot come back): w take the win" in banner[0]
+
+
+def test_a_game_a_guest_left_against_the_bot_is_won_by_the_bot_and_let_go(tmp_path):
+    c, store = club(tmp_path)
+    guest = Identities(store).guest()
+    lt, seat = c.create(guest, TableOptions(opponent="bot:easy"))
+    c.connected(lt, seat)
+    c.disconnected(lt, seat)
+    c.gone_for_good(lt, seat)
+    assert lt.finished and lt.table is not None and lt.table.match.match_winner == 1
+    stored = store.table(lt.code)
+    assert stored is not None and stored.status == "finished"
+    assert "[Forfeit" in stored.ecn
+    c.sweep()
+    assert lt.code not in c.tables
+
+
+def test_every_node_sees_a_gone_guests_time_out(tmp_path):
+    db = tmp_path / "club.db"
+    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
+    guest = Identities(one.store).guest()
+    lt1, _ = one.create(ANNA, TableOptions())
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2, seat = two.sit(lt1.code, guest)
+    one.node.read_feed()  # type: ignore[union-attr]
+    two.connected(lt2, seat)
+    two.disconnected(lt2, seat)
+    one.node.refresh_presence(lt1)  # type: ignore[union-attr]
+    assert not may_claim(one, lt1, 0)
+    two.gone_for_good(lt2, seat)
+    one.node.refresh_presence(lt1)  # type: ignore[union-attr]
+    assert may_claim(one, lt1, 0), "anna's node lets her claim at once too"
+
+
+async def test_over_ssh_the_opponent_of_a_guest_who_left_is_offered_the_win_at_once(
+        tmp_path):
+    async with club_server(tmp_path / "data") as server:
+        anna = await first_visit(server.port, "anna", new_key(), seed=1)
+        code = await open_table(anna)
+        gus = await Seat.connect(server.port, "gus", seed=2, command=f"join {code}")
+        await gus.wait_for("drew the higher card")
+        await gus.close()  # a guest's connection ends: he can never be this guest again
+        screen = await anna.wait_for("cannot come back", timeout=20)
+        assert "Waiting for" not in screen  # (no five-minute countdown)
+        await anna.close()
