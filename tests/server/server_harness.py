@@ -198,6 +198,28 @@ async def open_table(seat: Seat) -> str:
     return table_code(await seat.wait_for("Waiting for an opponent"))
 
 
+async def who_chooses(a: Seat, b: Seat) -> tuple[Seat, Seat]:
+    """(the seat that chooses the dealer, the other), once the draw's prompts are up."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for seat, other in ((a, b), (b, a)):
+            await seat.settled()
+            if "choose who deals" in seat.text() and "chooses who deals" in other.text():
+                return seat, other
+    raise AssertionError(f"no chooser:\n{a.text()}\n{b.text()}")
+
+
+async def pair_at_the_draw(port: int) -> tuple[Seat, Seat]:
+    """Two guests at a new table (one opens it, the other joins by its code), the draw for
+    the deal made: (the one who chooses the dealer, the other)."""
+    anna = await Seat.connect(port, "anna", seed=1)
+    code = await open_table(anna)
+    ben = await Seat.connect(port, "ben", seed=2, command=f"join {code}")
+    for seat in (anna, ben):
+        await seat.wait_for("drew the higher card")
+    return await who_chooses(anna, ben)
+
+
 async def first_visit(port: int, name: str, key: asyncssh.SSHKey, **kwargs: Any) -> Seat:
     """A new key's first visit: the name it is offered (its user name) taken with Enter."""
     seat = await Seat.connect(port, name, key=key, **kwargs)

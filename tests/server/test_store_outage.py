@@ -21,7 +21,7 @@ from pathlib import Path
 import pg_cluster
 import psycopg
 import pytest
-from server_harness import Seat, club_server, open_table
+from server_harness import Seat, club_server, open_table, pair_at_the_draw
 
 from net.club_sync.outage import OutageLog
 from net.screens.club_table_screen import STALLED
@@ -43,17 +43,6 @@ def own_cluster() -> Iterator[tuple[Path, int, str]]:
         yield base, port, url
     finally:
         pg_cluster.stop(base)
-
-
-async def who_chooses(a: Seat, b: Seat) -> tuple[Seat, Seat]:
-    """(the seat that chooses the dealer, the other), once the draw's prompts are up."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        for seat, other in ((a, b), (b, a)):
-            await seat.settled()
-            if "choose who deals" in seat.text() and "chooses who deals" in other.text():
-                return seat, other
-    raise AssertionError(f"no chooser:\n{a.text()}\n{b.text()}")
 
 
 def _terminate(url: str, pid: int) -> None:
@@ -165,12 +154,7 @@ async def test_players_are_told_while_the_database_is_away_and_play_on_when_it_i
         own_cluster, tmp_path):
     base, port, url = own_cluster
     async with club_server(tmp_path / "data", store=url, shared=True) as server:
-        anna = await Seat.connect(server.port, "anna", seed=1)
-        code = await open_table(anna)
-        ben = await Seat.connect(server.port, "ben", seed=2, command=f"join {code}")
-        for seat in (anna, ben):
-            await seat.wait_for("drew the higher card")
-        chooser, other = await who_chooses(anna, ben)
+        chooser, other = await pair_at_the_draw(server.port)
 
         pg_cluster.stop(base, mode="fast")  # an administrator restarts the database
         await chooser.wait_for("I deal")  # (the draw's box asks him)
@@ -197,5 +181,5 @@ async def test_players_are_told_while_the_database_is_away_and_play_on_when_it_i
         await open_table(other)  # (its code on the screen: the table is open)
         cleo = await Seat.connect(server.port, "cleo")
         await cleo.wait_for("C L U B")
-        for seat in (anna, ben, cleo):
+        for seat in (chooser, other, cleo):
             await seat.close()

@@ -8,13 +8,15 @@ from __future__ import annotations
 import random
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from server_harness import club_server, pair_at_the_draw
 from test_club_nodes import ANNA, BRUNO, make_node
 
 from ecarte_tui.table import TableError
-from net.club import Club, TableOptions
+from net.club import Club, LiveTable, TableOptions
 from net.store import Store
 
 
@@ -31,16 +33,23 @@ def failing_once(call: Callable[..., Any], error: str = "database or disk is ful
     return once
 
 
-def test_a_step_the_log_refuses_is_refused_and_the_next_try_taken(tmp_path):
+def two_nodes_at_the_draw(tmp_path: Path) -> tuple[Club, Club, LiveTable, LiveTable, int]:
+    """anna's node and bruno's, one table between them at the draw: (the nodes, the table
+    as each shows it, the seat that chooses the dealer, on its own node)."""
     db = tmp_path / "club.db"
     one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
     lt1, _ = one.create(ANNA, TableOptions("classic", ()))
     two.node.read_feed()  # type: ignore[union-attr]
     lt2, _ = two.sit(lt1.code, BRUNO)
     one.node.read_feed()  # type: ignore[union-attr]
-    t1 = lt1.table
-    assert t1 is not None and t1.status == "choose" and t1.draw is not None
-    chooser = t1.draw.chooser
+    assert lt1.table is not None and lt1.table.status == "choose" and lt1.table.draw
+    chooser = lt1.table.draw.chooser
+    assert chooser is not None
+    return one, two, lt1, lt2, chooser
+
+
+def test_a_step_the_log_refuses_is_refused_and_the_next_try_taken(tmp_path):
+    one, two, lt1, lt2, chooser = two_nodes_at_the_draw(tmp_path)
     table = (lt1 if chooser == 0 else lt2).table
     assert table is not None
     before = (table.record_text(), table.seq, table.status)
@@ -61,14 +70,7 @@ def test_a_step_the_log_refuses_is_refused_and_the_next_try_taken(tmp_path):
 
 def test_when_the_log_cannot_even_be_read_the_table_is_replayed_before_its_next_step(
         tmp_path):
-    db = tmp_path / "club.db"
-    one, two = make_node(db, "one", 11, tmp_path), make_node(db, "two", 12, tmp_path)
-    lt1, _ = one.create(ANNA, TableOptions("classic", ()))
-    two.node.read_feed()  # type: ignore[union-attr]
-    lt2, _ = two.sit(lt1.code, BRUNO)
-    one.node.read_feed()  # type: ignore[union-attr]
-    assert lt1.table is not None and lt1.table.draw is not None
-    chooser = lt1.table.draw.chooser  # (each seat chooses on its own node)
+    one, two, lt1, lt2, chooser = two_nodes_at_the_draw(tmp_path)
     node, table = (one, lt1.table) if chooser == 0 else (two, lt2.table)
     assert table is not None
     sync = node.node.sync  # type: ignore[union-attr]
@@ -105,16 +107,8 @@ def test_one_process_shows_a_move_its_store_refused_and_saves_it_at_the_next_cha
 
 
 async def test_a_player_whose_move_was_refused_is_told_and_asked_again(tmp_path):
-    from server_harness import Seat, club_server, open_table
-    from test_store_outage import who_chooses
-
     async with club_server(tmp_path / "data", shared=True) as server:
-        anna = await Seat.connect(server.port, "anna", seed=1)
-        code = await open_table(anna)
-        ben = await Seat.connect(server.port, "ben", seed=2, command=f"join {code}")
-        for seat in (anna, ben):
-            await seat.wait_for("drew the higher card")
-        chooser, other = await who_chooses(anna, ben)
+        chooser, other = await pair_at_the_draw(server.port)
         sync = server.club.node.sync  # type: ignore[union-attr]
         sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
         await chooser.wait_for("I deal")  # the draw's box asks him
@@ -126,5 +120,5 @@ async def test_a_player_whose_move_was_refused_is_told_and_asked_again(tmp_path)
         chooser.press(b"d")
         await chooser.wait_for("decides: play or propose")
         await other.wait_for("Play the hand as it is")
-        for seat in (anna, ben):
+        for seat in (chooser, other):
             await seat.close()
