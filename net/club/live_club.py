@@ -32,6 +32,7 @@ from net.club.model import (
 from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 log = logging.getLogger(__name__)
+ABANDON_SECONDS = 3600.0  # a game against the bot whose player is away this long: the bot's
 
 if TYPE_CHECKING:
     from net.club.house import House, StoredRound
@@ -80,6 +81,8 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
+        # a game against the bot left by its player this long is the bot's (see ``sweep``)
+        self.abandon_after = ABANDON_SECONDS
         self._unsaved: set[str] = set()  # tables whose last change the store refused
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
@@ -301,10 +304,27 @@ class Club:
                 left = self.reconnect_left(lt, 0)
                 if left is not None and left <= 0 and self._in_charge(lt):
                     self.cancel(lt)
+            elif (bot := self._abandoned_to_bot(lt)) is not None and self._in_charge(lt):
+                log.info("table %s: left by %s for %.0f s, won by the bot", lt.code,
+                         lt.seats[1 - bot].name, self.abandon_after)
+                self.take_win(lt, bot)
             elif lt.rounds is not None and not lt.finished and not attached:
                 # all gone longer than the reconnection time
                 if not self._someone_seated(lt) and self._in_charge(lt):
                     self.close_rounds_table(lt)
+
+    def _abandoned_to_bot(self, lt: LiveTable) -> int | None:
+        """The bot's seat at a game its player has left for ``abandon_after`` seconds: he
+        may come back to it until then; after, it would stay in memory (and come back at
+        every restart) for ever, a cost a stranger could multiply with keys."""
+        if lt.finished or lt.table is None or lt.rounds is not None:
+            return None
+        for bot in (0, 1):
+            human = lt.seats[1 - bot]
+            if (lt.seats[bot].is_bot and not human.is_bot and human.dropped_at is not None
+                    and self.clock() - human.dropped_at >= self.abandon_after):
+                return bot
+        return None
 
     def close_rounds_table(self, lt: LiveTable) -> None:
         """A pool or French-rule table plays round after round and never ends by itself: it

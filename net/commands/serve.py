@@ -21,7 +21,7 @@ from typing import Any
 
 from platformdirs import user_data_dir
 
-from ecarte_tui.commands.arg_types import count, port_number, seconds
+from ecarte_tui.commands.arg_types import count, port_number, positive_seconds, seconds
 from net.commands.workers import LISTENING
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -45,6 +45,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="authorized_keys file for --private (default: DATA_DIR/authorized_keys)")
     p.add_argument("--reconnect-timeout", type=seconds, default=300.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat (300)")
+    p.add_argument("--abandon-after", type=positive_seconds, default=3600.0,
+                   metavar="SECONDS",
+                   help="a game against the bot whose player has been away this long is "
+                        "won by the bot, archived and let go (3600)")
     p.add_argument("--lobby-idle-timeout", type=seconds, default=600.0, metavar="SECONDS",
                    help="disconnect a session idle in the lobby after this long (600)")
     p.add_argument("--idle-timeout", type=seconds, default=1800.0, metavar="SECONDS",
@@ -121,6 +125,7 @@ def config_from(args: argparse.Namespace) -> object:
         private=args.private,
         authorized_keys=args.authorized_keys,
         reconnect_timeout=args.reconnect_timeout,
+        abandon_after=args.abandon_after,
         lobby_idle_timeout=args.lobby_idle_timeout or None,
         bot_delay=args.bot_delay,
         bot_effort=args.bot_effort,

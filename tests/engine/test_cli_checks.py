@@ -11,6 +11,7 @@ from ecarte_tui.cli import main
 
 REFUSED = [
     (["serve", "--reconnect-timeout", "-5"], "--reconnect-timeout: must be 0 or more seconds"),
+    (["serve", "--abandon-after", "0"], "--abandon-after: must be more than 0 seconds"),
     (["serve", "--idle-timeout", "inf"], "--idle-timeout: must be 0 or more seconds"),
     (["serve", "--bot-delay", "nan"], "--bot-delay: must be 0 or more seconds"),
     (["serve", "--max-connections-per-ip", "0"], "--max-connections-per-ip: must be at least 1"),

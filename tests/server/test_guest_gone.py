@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from server_harness import Seat, club_server, first_visit, new_key, open_table
-from test_club_nodes import ANNA, make_node
+from test_club_nodes import ANNA, BRUNO, make_node
 
 from net.club import Club, TableOptions
 from net.club.identity import Identities
@@ -90,3 +90,39 @@ async def test_over_ssh_the_opponent_of_a_guest_who_left_is_offered_the_win_at_o
         screen = await anna.wait_for("cannot come back", timeout=20)
         assert "Waiting for" not in screen  # (no five-minute countdown)
         await anna.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_a_game_left_against_the_bot_is_the_bots_after_the_abandon_time(tmp_path):
+    store, clock = Store(tmp_path / "club.db"), Clock()
+    c = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3), bot_delay=0,
+             clock=clock)
+    c.abandon_after = 3600.0
+    lt, seat = c.create(ANNA, TableOptions(opponent="bot:easy"))
+    people, _ = c.create(ANNA, TableOptions())
+    c.sit(people.code, BRUNO)
+    for table, s in ((lt, seat), (people, 0), (people, 1)):
+        c.connected(table, s)
+        c.disconnected(table, s)  # everybody gone home
+    clock.t += 3599
+    c.sweep()
+    assert not lt.finished, "he may still come back to it"
+    c.connected(lt, seat)  # he did, and left again: the hour starts again
+    c.disconnected(lt, seat)
+    clock.t += 3599
+    c.sweep()
+    assert not lt.finished
+    clock.t += 1
+    c.sweep()
+    assert lt.finished and lt.table.match.match_winner == 1  # type: ignore[union-attr]
+    assert store.table(lt.code).status == "finished"  # type: ignore[union-attr]
+    assert not people.finished, "a game between two people is theirs to claim"
+    c.sweep()
+    assert lt.code not in c.tables and people.code in c.tables
