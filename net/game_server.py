@@ -44,7 +44,7 @@ class ServerConfig:
     authorized_keys: Path | None = None
     reconnect_timeout: float = 300.0
     lobby_idle_timeout: float | None = 600.0
-    abandon_after: float = 3600.0  # a game against the bot left this long: the bot's
+    abandon_after: float = 3600.0  # a game left this long: the bot's, or closed (Club.sweep)
     bot_delay: float = 0.8
     bot_effort: float = 1.0  # the expert's search size at the club's tables (``make_bot``)
     default_bot_level: str = "expert"

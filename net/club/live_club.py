@@ -32,7 +32,7 @@ from net.club.model import (
 from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 log = logging.getLogger(__name__)
-ABANDON_SECONDS = 3600.0  # a game against the bot whose player is away this long: the bot's
+ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or closed (sweep)
 
 if TYPE_CHECKING:
     from net.club.house import House, StoredRound
@@ -81,7 +81,7 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
-        # a game against the bot left by its player this long is the bot's (see ``sweep``)
+        # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
         self._unsaved: set[str] = set()  # tables whose last change the store refused
         self.lobby_listeners: list[Callable[[], None]] = []
@@ -308,6 +308,10 @@ class Club:
                 log.info("table %s: left by %s for %.0f s, won by the bot", lt.code,
                          lt.seats[1 - bot].name, self.abandon_after)
                 self.take_win(lt, bot)
+            elif self._abandoned_by_both(lt) and self._in_charge(lt):
+                log.info("table %s: left by both players for %.0f s, closed", lt.code,
+                         self.abandon_after)
+                self._close_without_result(lt)
             elif lt.rounds is not None and not lt.finished and not attached:
                 # all gone longer than the reconnection time
                 if not self._someone_seated(lt) and self._in_charge(lt):
@@ -326,17 +330,31 @@ class Club:
                 return bot
         return None
 
+    def _abandoned_by_both(self, lt: LiveTable) -> bool:
+        """A game between two people both away ``abandon_after`` seconds: either could
+        have claimed the win; neither came back to."""
+        if lt.finished or lt.table is None or lt.rounds is not None:
+            return False
+        away = [s.dropped_at for s in lt.seats if not s.is_bot]
+        return len(away) == 2 and all(
+            t is not None and self.clock() - t >= self.abandon_after for t in away)
+
     def close_rounds_table(self, lt: LiveTable) -> None:
         """A pool or French-rule table plays round after round and never ends by itself: it
         closes once all its people have left it for good. A round being played is abandoned
         (its stakes and wagers go back); the finished rounds stay in the records."""
+        RoundStore(self.store).abandon(lt.code)
+        self._close_without_result(lt)
+
+    def _close_without_result(self, lt: LiveTable) -> None:
+        """Closed, every chip in escrow back, let go here and on the other nodes; its
+        record stays in the store as it was."""
         lt.finished = True
         if self.house is not None:
             self.house.abandon(lt)
             self.house.forget(lt.code)
         self.store.save_table(lt.code, status="closed")
         self._announce(lt.code, "status")
-        RoundStore(self.store).abandon(lt.code)
         for b in lt.bots:
             if b is not None:
                 b.stop()

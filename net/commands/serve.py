@@ -48,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--abandon-after", type=positive_seconds, default=3600.0,
                    metavar="SECONDS",
                    help="a game against the bot whose player has been away this long is "
-                        "won by the bot, archived and let go (3600)")
+                        "won by the bot; one whose two players both have is closed without "
+                        "a result (chips back); either is let go (3600)")
     p.add_argument("--lobby-idle-timeout", type=seconds, default=600.0, metavar="SECONDS",
                    help="disconnect a session idle in the lobby after this long (600)")
     p.add_argument("--idle-timeout", type=seconds, default=1800.0, metavar="SECONDS",

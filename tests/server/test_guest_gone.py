@@ -100,7 +100,7 @@ class Clock:
         return self.t
 
 
-def test_a_game_left_against_the_bot_is_the_bots_after_the_abandon_time(tmp_path):
+def test_games_left_an_hour_are_let_go_against_the_bot_won_by_it(tmp_path):
     store, clock = Store(tmp_path / "club.db"), Clock()
     c = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3), bot_delay=0,
              clock=clock)
@@ -113,16 +113,18 @@ def test_a_game_left_against_the_bot_is_the_bots_after_the_abandon_time(tmp_path
         c.disconnected(table, s)  # everybody gone home
     clock.t += 3599
     c.sweep()
-    assert not lt.finished, "he may still come back to it"
-    c.connected(lt, seat)  # he did, and left again: the hour starts again
+    assert not lt.finished and not people.finished, "they may still come back"
+    c.connected(lt, seat)  # anna did, to the bot's game, and left again: its hour restarts
     c.disconnected(lt, seat)
     clock.t += 3599
-    c.sweep()
+    c.sweep()  # both people gone two hours: nobody claimed it, nobody came back to it
+    assert people.finished and people.code not in c.tables
+    stored = store.table(people.code)
+    assert stored is not None and stored.status == "closed" and stored.winner is None
     assert not lt.finished
     clock.t += 1
     c.sweep()
     assert lt.finished and lt.table.match.match_winner == 1  # type: ignore[union-attr]
     assert store.table(lt.code).status == "finished"  # type: ignore[union-attr]
-    assert not people.finished, "a game between two people is theirs to claim"
     c.sweep()
-    assert lt.code not in c.tables and people.code in c.tables
+    assert lt.code not in c.tables
