@@ -77,11 +77,9 @@ def test_a_database_that_is_down_fails_fast_with_one_message_and_is_used_again(
     conn.execute("CREATE TABLE t (n INTEGER)")
     pg_cluster.stop(base)
     caplog.set_level(logging.INFO, logger="net.store.postgres")
-    for _ in range(3):
-        started = time.monotonic()
+    for _ in range(3):  # (how fast: the silent host's test counts the tries instead)
         with pytest.raises(sqlite3.OperationalError, match="cannot be reached"):
             conn.execute("SELECT COUNT(*) FROM t")
-        assert time.monotonic() - started < 10  # (a connect timeout, never libpq's none)
     down = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
     assert len(down) == 1, "an outage is logged once, not at every statement"
     pg_cluster.restart(base, port)
