@@ -13,6 +13,7 @@ from net.club.clubhouse.talk import (
     MAX_CHARS,
     MUTE_ALL,
     MUTE_GALLERY,
+    ChatLine,
     TableTalk,
     TalkError,
     TokenBucket,
@@ -137,6 +138,7 @@ def test_a_player_may_mute_the_gallery():
     assert [line.text for line in t.history_for("ben")] == ["play the king!", "hm"]
     t.mute_gallery("anna", False)
     assert "anna" in {d.recipient for d in t.say("w2", "sorry")}
+    assert [line.text for line in t.history_for("anna")] == ["hm", "sorry"]
 
 
 def test_a_player_may_mute_all_the_talk_and_hear_it_again():
@@ -154,10 +156,30 @@ def test_a_player_may_mute_all_the_talk_and_hear_it_again():
     t.set_muting("anna", HEAR_ALL)
     assert t.muting("anna") == HEAR_ALL
     assert "anna" in {d.recipient for d in t.say("w2", "welcome back")}
-    assert [x.text for x in t.history_for("anna")][-4:] == [  # (what was said meanwhile too)
-        "gg", "sorry", "boo", "welcome back"]
+    # what her muting kept from her stays unread: hearing again is from now on
+    assert [x.text for x in t.history_for("anna")] == ["gg", "sorry", "welcome back"]
+    assert [x.text for x in t.history_for("ben")][:2] == ["you will lose", "play the king!"]
     with pytest.raises(TalkError):
         t.set_muting("anna", "some")
+
+
+def test_lines_kept_from_a_muted_player_stay_kept_and_are_let_go_with_the_history():
+    t = TableTalk(clock=Clock(), history=3)
+    t.join("anna", "Anna", "player")
+    t.join("ben", "Ben", "player")
+    t.set_muting("anna", MUTE_ALL)
+    t.say("ben", "one")
+    t.leave("anna")  # away and muted: what is said meanwhile is kept from her too
+    t.hear(ChatLine(99, "carl", "Carl", "watcher", "from another node"))
+    t.join("anna", "Anna", "player")
+    t.set_muting("anna", HEAR_ALL)
+    t.say("ben", "two")
+    assert [x.text for x in t.history_for("anna")] == ["two"]
+    assert [x.text for x in t.history_for("ben")] == ["one", "from another node", "two"]
+    t.say("ben", "three")
+    t.say("ben", "four")  # the muted lines fell out of the history, and out of her set
+    assert [x.text for x in t.history_for("anna")] == ["two", "three", "four"]
+    assert not t._withheld["anna"]
 
 
 def test_only_members_speak_and_roles_change():

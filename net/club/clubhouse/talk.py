@@ -4,7 +4,8 @@ The 19th-century gallery talked around the table (001, 003: bystanders "advise";
 "galerijen"); here a line is at most ``MAX_CHARS`` characters, each speaker has a token
 bucket (a burst of ``BURST`` lines, then one every ``1 / RATE`` seconds), and a player may
 mute the gallery, after which watchers' lines are not delivered to him, or all the talk
-(an opponent who will not stop), after which only his own lines are.
+(an opponent who will not stop), after which only his own lines are; a line kept from
+him so is not shown to him later either, when he hears everyone again.
 
 A line arrives from a remote terminal and is shown on other people's terminals, so
 ``clean_line`` removes every escape sequence (CSI, OSC, DCS..., 7-bit and 8-bit) and every
@@ -153,6 +154,9 @@ class TableTalk:
         self._muted: set[str] = set()  # who hears no watcher
         self._deaf: set[str] = set()  # who hears nobody but himself
         self._history: deque[ChatLine] = deque(maxlen=history)
+        # Lines kept from a member by his muting: hearing everyone again does not bring
+        # them back (an opponent muted for abuse is not read afterwards either).
+        self._withheld: dict[str, set[ChatLine]] = {}
         self._seq = 0
 
     # ------------------------------------------------------------------ members
@@ -239,15 +243,29 @@ class TableTalk:
         to = self._members.get(only_to) if only_to is not None else None
         line = ChatLine(self._seq, sender, member.name, member.role, clean, only_to,
                         to.name if to is not None else clean_line(to_name))
+        return self._keep(line)
+
+    def _keep(self, line: ChatLine) -> list[ChatDelivery]:
+        """Add ``line`` to the history, note who his muting keeps it from, address it."""
+        if len(self._history) == self._history.maxlen:
+            oldest = self._history[0]
+            for lines in self._withheld.values():
+                lines.discard(oldest)
         self._history.append(line)
+        for member in self._muted | self._deaf:
+            if line.to is None or member in (line.sender, line.to):
+                if not self._hears(member, line):
+                    self._withheld.setdefault(member, set()).add(line)
         return [ChatDelivery(r, line) for r in self._members if self._hears(r, line)]
 
     def hear(self, line: ChatLine) -> list[ChatDelivery]:
         """A line said at this table on another node of the club (checked and limited
         there): kept, and addressed to the members here."""
-        self._history.append(line)
-        return [ChatDelivery(r, line) for r in self._members if self._hears(r, line)]
+        return self._keep(line)
 
     def history_for(self, member: str) -> list[ChatLine]:
-        """The recent lines ``member`` may read (for someone who just sat down)."""
-        return [line for line in self._history if self._hears(member, line)]
+        """The recent lines ``member`` may read (for someone who just sat down): not those
+        his muting kept from him when they were said."""
+        withheld = self._withheld.get(member, set())
+        return [line for line in self._history
+                if self._hears(member, line) and line not in withheld]
