@@ -390,6 +390,7 @@ class Club:
         for i, s in enumerate(lt.seats):
             if s.is_bot:
                 self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
+        _name_bots(lt)
 
     def _seat_bot(self, lt: LiveTable, seat: int, level: str) -> None:
         assert lt.table is not None
@@ -556,6 +557,7 @@ class Club:
             names=(lt.seats[0].name, lt.seats[1].name),
         )
         self._seat_bot(lt, seat, level)
+        _name_bots(lt)
         self._announce(lt.code, "seats")
         lt.notify()
 
@@ -648,6 +650,7 @@ class Club:
                 changed = True
                 if lt.seats[i].is_bot and lt.table is not None and lt.bots[i] is None:
                     self._seat_bot(lt, i, lt.seats[i].player_id[len(BOT_PREFIX):])  # type: ignore[index]
+                    _name_bots(lt)
         if lt.table is None and all(s.player_id for s in lt.seats):
             self._start(lt, remote=True)
             changed = True
@@ -727,3 +730,16 @@ class Club:
                if not pool_tables.has_rounds(self, st.code)]
         return out + [(r.record_id, StoredRound(r.ecn, r.status, r.seats, r.winner))
                       for r in pool_tables.finished_round_records(self)]
+
+
+def _name_bots(lt: LiveTable) -> None:
+    """A bot that took a gone player's seat plays under its own name from then on: the
+    screens and the log say who plays now (the record's tags keep who sat down)."""
+    table = lt.table
+    if table is None or lt.rounds is not None:
+        return
+    names = list(table.names)
+    for i, s in enumerate(lt.seats):
+        if s.is_bot and s.name:
+            names[i] = s.name
+    table.names = (names[0], names[1])

@@ -105,4 +105,8 @@ async def test_after_the_timeout_the_bot_plays_on(tmp_path):
         # the bot answers: anna plays the first hand to its end against it
         await anna.play(until=lambda s: "Next hand" in s or "the match" in s)
         assert "reconnect" not in anna.text()
+        # the bot plays under its own name: the opponent's line and the log say so
+        screen = anna.text()
+        assert screen.split("\n")[1].split()[:2] == ["Bot", "(expert)"], screen
+        assert "ben plays" not in screen and "ben:" not in screen, screen
         await anna.close()
