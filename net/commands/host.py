@@ -72,6 +72,7 @@ async def host(args: argparse.Namespace) -> int:
         return 1
     reach = ServerConfig(data_dir, host=args.host, public_host=args.public_host).reach_host()
     table.join_command = server.join_command(reach)
+    table.fingerprint = server.host_key_fingerprint
     print(f"Hosting table {table.lt.code}; a friend joins with: {table.join_command}\n"
           f"host key fingerprint: {server.host_key_fingerprint}", flush=True)
     app = HostApp(table)

@@ -54,6 +54,7 @@ class HostTable:
         self.local = self.store.register(LOCAL_ID, name)
         self.lt, _ = self.club.create(self.local, options)
         self.join_command = ""
+        self.fingerprint = ""  # the SSH host key's, for the friend to check
 
     def _remote_player(self, info: SessionInfo) -> Player:
         if info.key_fingerprint is None:
@@ -145,7 +146,7 @@ class HostApp(ClaimKeys, EcarteApp):
         lt.listeners.append(self._table_changed)
         self.host.club.connected(lt, 0)
         self.push_screen(WaitingScreen(lt, self.host.join_command, HOST_HINT,
-                                       "stop hosting and quit"))
+                                       "stop hosting and quit", self.host.fingerprint))
         self.notify(f"A friend joins with: {self.host.join_command}", timeout=15)
 
     def _table_changed(self, lt: LiveTable) -> None:

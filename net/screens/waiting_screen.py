@@ -34,12 +34,14 @@ class WaitingScreen(Screen[None]):
     ]
 
     def __init__(self, lt: LiveTable, join_command: str, hint: str = LOBBY_HINT,
-                 close: str = "close the table and go back to the lobby") -> None:
+                 close: str = "close the table and go back to the lobby",
+                 fingerprint: str = "") -> None:
         super().__init__()
         self.lt = lt
         self.join_command = join_command
         self.hint = hint
         self.close = close
+        self.fingerprint = fingerprint
 
     @property
     def club_app(self) -> ClubApp:
@@ -53,6 +55,11 @@ class WaitingScreen(Screen[None]):
             yield Static("Waiting for an opponent…", classes="club-text club-strong")
             yield Static(self.hint, classes="club-text")
             yield Static(self.join_command, classes="club-command", id="waiting-command")
+            if self.fingerprint:
+                # ssh asks a first-time guest to trust this key: the host reads it out to him
+                yield Static(f"The first time, ssh asks them to trust this computer's key: "
+                             f"it is {self.fingerprint}", classes="club-text",
+                             id="waiting-fingerprint")
             yield Static(f"esc {self.close}", classes="club-keys")
         yield KeyBar()
 

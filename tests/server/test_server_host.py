@@ -112,6 +112,7 @@ def test_host_waiting_screen_snapshot(snap_compare, monkeypatch, tmp_path, size)
     monkeypatch.setattr(live_club.random, "SystemRandom", lambda: random.Random(7))
     host = HostTable(TableOptions(), "hostess", tmp_path / "archive")
     host.join_command = "ssh -p 2222 club.example.org"
+    host.fingerprint = "SHA256:vgGkGg/gZ1VF1sRfy9rS5MRpx9j2VEB7eAMuDQ4oUO8"
     assert snap_compare(HostApp(host, settings=Settings()), terminal_size=size)
 
 
