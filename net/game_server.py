@@ -20,6 +20,7 @@ from net.club.house import House
 from net.club.identity import Identities
 from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
+from net.screens.club_notice import Notice
 from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.game_commands import allow_command
 from net.ssh.limits import Limits
@@ -56,12 +57,16 @@ class ServerConfig:
     store: str | None = None  # a postgresql:// URL; None: SQLite in the data directory
     connection_counts: SharedCounts | None = None  # a supervisor's workers count together
     blocklist: Path | None = None  # who may not come in (default: DATA_DIR/blocklist)
+    notice: Path | None = None  # the operator's word to everyone (default: DATA_DIR/notice)
 
     def store_target(self) -> Path | str:
         return self.store or self.data_dir / "club.db"
 
     def blocklist_path(self) -> Path:
         return self.blocklist or self.data_dir / "blocklist"
+
+    def notice_path(self) -> Path:
+        return self.notice or self.data_dir / "notice"
 
     def reach_host(self) -> str:
         if self.public_host:
@@ -101,6 +106,8 @@ class GameServer:
         self.blocklist = Blocklist(config.blocklist_path())
         self.blocklist.refresh()
         self._enforced = self.blocklist.version
+        self.notice = Notice(config.notice_path())
+        self.notice.refresh()
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
         self._sweeper: asyncio.Task[None] | None = None
@@ -139,10 +146,10 @@ class GameServer:
         )
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
-            cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist,
+            cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist, self.notice,
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
-        self._keeper = asyncio.create_task(self._keep_out(), name="club-blocklist")
+        self._keeper = asyncio.create_task(self._watch_files(), name="club-files")
         return self
 
     @property
@@ -158,14 +165,27 @@ class GameServer:
         assert self.ssh is not None
         return self.ssh.join_command(self.config.reach_host(), command)
 
-    async def _keep_out(self) -> None:
-        """The block list read again when it changes; sessions it now refuses ended."""
+    async def _watch_files(self) -> None:
+        """The operator's files read again when they change: sessions the block list now
+        refuses are ended, and a new notice is shown to every session."""
         while True:
             await asyncio.sleep(BLOCKLIST_SECONDS)
             self.blocklist.refresh()
             if self.blocklist.version != self._enforced:
                 self._enforced = self.blocklist.version
                 self.end_refused_sessions()
+            if self.notice.refresh():
+                self.tell_notice()
+
+    def tell_notice(self) -> int:
+        """Show the notice (or its removal) to every club session; how many."""
+        assert self.ssh is not None
+        told = 0
+        for session in self.ssh.sessions:
+            if isinstance(session.app, ClubApp):
+                session.app.notice_changed()
+                told += 1
+        return told
 
     def end_refused_sessions(self) -> int:
         """End, with a word why, each session the block list refuses; how many."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ecarte_tui.bot_seat import BotSeat
-from ecarte_tui.engine import EcnError, RulesError
+from ecarte_tui.engine import EcnError, RulesError, progress
 from ecarte_tui.table import Table
 from net.club import play_again, pool_tables
 from net.club.house_rules import bound_bot, table_guard, view_restriction
@@ -414,6 +414,7 @@ class Club:
 
     def _persist(self, lt: LiveTable, table: Table) -> None:
         """Written before the change is shown to anyone (Table.persist)."""
+        self._note_progress(lt, table)
         if lt.rounds is not None:
             pool_tables.persist(self, lt, table)
             return
@@ -433,6 +434,14 @@ class Club:
         if m.is_over and not lt.finished:
             lt.finished = True
             self._archive(lt, table)
+            self._lobby_changed()
+
+    def _note_progress(self, lt: LiveTable, table: Table) -> None:
+        """The lobbies' "hand 3 · 2–1" follows the game: they refill when a hand is dealt
+        or scored (they showed "starting" for the whole of a match)."""
+        now = progress(table.match)
+        if now != lt.lobby_progress:
+            lt.lobby_progress = now
             self._lobby_changed()
 
     def _save_record(self, lt: LiveTable, table: Table) -> None:
@@ -607,6 +616,7 @@ class Club:
             return
         if self.house is not None:  # wagers open and close here too; settled once, anywhere
             self.house.table_moved(lt, table)
+        self._note_progress(lt, table)
         if lt.rounds is not None:
             return  # a round's end: the rounds' state follows from the node that wrote it
         if table.match.is_over and not lt.finished:

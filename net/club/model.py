@@ -103,6 +103,9 @@ class LiveTable:
     listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
     rounds: RoundState | None = None  # pool and French-rule tables only
     rematch: Rematch | None = None  # a finished match: one player asked to play again
+    # the hand and score the lobbies were last told of: they are told when a hand starts
+    # or is scored, not at every card
+    lobby_progress: tuple[int, tuple[int, int]] = (0, (0, 0))
 
     @property
     def record_id(self) -> str:

@@ -82,6 +82,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "public key lines) and name:NAME, one a line; read again whenever "
                         "it changes, and sessions it refuses are ended (default: "
                         "DATA_DIR/blocklist)")
+    p.add_argument("--notice", type=Path, metavar="FILE",
+                   help="a word to every player (\"restarting at 22:00 UTC; your game is "
+                        "kept\"): shown in the lobby and, when it changes, to every session "
+                        "(default: DATA_DIR/notice; an empty or missing file says nothing)")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
@@ -94,6 +98,13 @@ def blocklist_note(blocklist: Any) -> str:
     if blocklist.path is None or not blocklist.path.exists():
         return f"{blocklist.path} (none: write addresses, keys or name:NAME there)"
     return f"{blocklist.path} ({n} {'entry' if n == 1 else 'entries'}; read again on change)"
+
+
+def notice_note(notice: Any) -> str:
+    """Where the operator writes his word to everyone, and what it says now."""
+    if not notice.text:
+        return f"{notice.path} (none: write there what every player should read)"
+    return f"{notice.path}: {notice.text!r}"
 
 
 def positive_effort(text: str) -> float:
@@ -137,6 +148,7 @@ def config_from(args: argparse.Namespace) -> object:
         # a supervisor's worker: the connection limits count every worker's connections
         connection_counts=SharedCounts.from_env() if args.reuse_port else None,
         blocklist=args.blocklist.expanduser() if args.blocklist else None,
+        notice=args.notice.expanduser() if args.notice else None,
     )
 
 
@@ -193,6 +205,7 @@ async def serve(args: argparse.Namespace) -> int:
         f"host key fingerprint: {server.ssh.host_key_fingerprint}",
         f"join with:            {server.join_command()}",
         f"block list:           {blocklist_note(server.blocklist)}",
+        f"notice:               {notice_note(server.notice)}",
         f"data:                 {config.data_dir} (finished games in archive/, "
         "see `ecarte replay FILE`)",
     ]

@@ -30,6 +30,8 @@ from net.club.play_again import may_ask
 from net.club.pool_tables import WAITING_SEAT
 from net.club.table_room import leave_room, watcher_view_seat
 from net.screens import gallery_share
+from net.screens.club_notice import NOTICE_SECONDS, Notice
+from net.screens.club_notice import TITLE as NOTICE_TITLE
 from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
 from net.screens.lobby_screen import LobbyScreen
 from net.screens.name_screen import NameScreen
@@ -83,6 +85,7 @@ class ClubContext:
     lobby_idle_timeout: float | None = 600.0
     default_bot_level: str = "expert"
     blocklist: Blocklist | None = None  # names the operator keeps out
+    notice: Notice | None = None  # the operator's word to everyone
 
     def join_command(self, verb: str | None = None, code: str | None = None) -> str:
         command = f"{verb} {code}" if verb and code else None
@@ -133,6 +136,18 @@ class ClubApp(ClaimKeys, EcarteApp):
             log.warning("a session ended at login: %s", e)
             self.farewell = FAREWELL_STORE_DOWN
             self.exit(1)
+
+    def notice_changed(self) -> None:
+        """The operator's notice changed: shown at once wherever this session is (a player
+        at a table would not see the lobby's line before the restart it announces)."""
+        notice = self.ctx.notice
+        if notice is None or not self.is_running:
+            return
+        if notice.text:
+            self.notify(notice.text, title=NOTICE_TITLE, timeout=NOTICE_SECONDS, markup=False)
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.show_notice()
 
     def store_unreachable(self, error: Exception) -> None:
         """The database is away (the store logs it once per outage): the player is told."""

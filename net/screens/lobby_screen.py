@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club import BOT_PREFIX
+from net.screens.club_notice import TITLE as NOTICE_TITLE
 from net.screens.join_screen import JoinScreen
 from net.screens.leaderboard_screen import leaderboard_for
 from net.screens.money_text import who_with_purse
@@ -73,6 +74,7 @@ class LobbyScreen(Screen[None]):
         with Vertical(id="lobby"):
             yield Static("♠ ♥  É C A R T É   C L U B  ♦ ♣", id="lobby-title")
             yield Static(id="lobby-who")
+            yield Static(id="lobby-notice", markup=False)
             yield TableList(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="lobby-empty")
             yield Static(
@@ -87,12 +89,23 @@ class LobbyScreen(Screen[None]):
         for name in COLUMNS:
             table.add_column(name, key=name)
         self.query_one("#lobby-who", Static).update(who_with_purse(self.club_app))
+        self.show_notice()
         self.club_app.club.lobby_listeners.append(self._club_changed)
         self._fill()
         if self.offer is not None:
             offer, self.offer = self.offer, None
             self.call_after_refresh(self.app.push_screen, NewTableScreen(like=offer),
                                     self._create)
+
+    def show_notice(self) -> None:
+        """The operator's notice under the title (nothing, and no line, without one)."""
+        if not self.query("#lobby-notice"):
+            return
+        notice = self.club_app.ctx.notice
+        text = notice.text if notice is not None else ""
+        line = self.query_one("#lobby-notice", Static)
+        line.display = bool(text)
+        line.update(f"{NOTICE_TITLE}: {text}" if text else "")
 
     def on_unmount(self) -> None:
         listeners = self.club_app.club.lobby_listeners

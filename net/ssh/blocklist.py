@@ -23,6 +23,8 @@ from pathlib import Path
 
 import asyncssh
 
+from net.ssh.watched_file import WatchedFile
+
 log = logging.getLogger(__name__)
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -75,32 +77,20 @@ class Blocklist:
     path: Path | None
     entries: Entries = field(default_factory=Entries)
     version: int = 0  # counts the changes (each reader enforces a change once)
-    _seen: tuple[float, int] | None = None  # the file's mtime and size when last read
+    file: WatchedFile = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.file = WatchedFile(self.path, "the block list")
 
     def refresh(self) -> bool:
         """Read the file again if it changed (a stat otherwise); True if the list changed."""
-        if self.path is None:
+        changed, text = self.file.read_if_changed()
+        if not changed:
             return False
-        try:
-            st = self.path.stat()
-            seen: tuple[float, int] | None = (st.st_mtime, st.st_size)
-        except FileNotFoundError:
-            seen = None
-        except OSError as e:
-            log.warning("cannot read the block list %s: %s", self.path, e)
-            return False
-        if seen == self._seen:
-            return False
-        self._seen = seen
         before = self.entries
-        if seen is None:
+        if text is None:
             self.entries = Entries()
         else:
-            try:
-                text = self.path.read_text(encoding="utf-8", errors="replace")
-            except OSError as e:
-                log.warning("cannot read the block list %s: %s", self.path, e)
-                return False
             self.entries = parse(text, str(self.path))
             n = len(self.entries)
             log.info("block list %s: %d %s", self.path, n, "entry" if n == 1 else "entries")
