@@ -224,6 +224,9 @@ class GameServer:
         if self.club.node is not None:
             await self.club.node.stop()  # its leases go to the other nodes at once
         if self.ssh is not None:
+            for session in self.ssh.sessions:  # told why, and whether they may come back
+                if isinstance(session.app, ClubApp) and session.app.farewell is None:
+                    session.app.farewell = session.app.stopping_farewell()
             await self.ssh.aclose()
         for lt in self.club.tables.values():
             for bot in lt.bots:

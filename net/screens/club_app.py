@@ -149,6 +149,17 @@ class ClubApp(ClaimKeys, EcarteApp):
             if isinstance(screen, LobbyScreen):
                 screen.show_notice()
 
+    def stopping_farewell(self) -> str:
+        """The session's last words when the server stops (a restart, an upgrade): a player
+        with a key is back at his seat by connecting again; a guest's place is not kept."""
+        stop = "This club's server is stopping (a restart or an upgrade)."
+        again = self.ctx.join_command()
+        if self.player is None or is_guest(self.player):
+            return (f"\r\n{stop} A guest's place cannot be kept: connect with an SSH key and "
+                    f"your games will be ({again}).\r\n")
+        return (f"\r\n{stop} Your games are kept: connect again with the same key, {again}, "
+                f"and you are back at your seat.\r\n")
+
     def store_unreachable(self, error: Exception) -> None:
         """The database is away (the store logs it once per outage): the player is told."""
         log.debug("a session's step failed: %s", error)
