@@ -50,7 +50,7 @@ async def host(args: argparse.Namespace) -> int:
     from ecarte_tui.engine import RulesError
     from net.club import TableOptions
     from net.game_server import ServerConfig
-    from net.screens.host_game import HostApp, HostTable, local_name
+    from net.screens.host_game import HostApp, HostTable, local_name, stop_hosting
     from net.ssh.server import start_server
 
     options = _options(args)
@@ -79,7 +79,7 @@ async def host(args: argparse.Namespace) -> int:
     try:
         result = await app.run_async()
     finally:
-        await server.aclose()
+        await stop_hosting(server)
         table.store.close()
     print(f"A friend could join with: {table.join_command}")
     return int(result or 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import re
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -18,17 +19,20 @@ from textual.binding import BindingType
 from textual.message import Message
 
 from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.ask import AskScreen
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, SeatState, TableOptions
 from net.club.identity import GUEST_ID_PREFIX, Identities, is_guest
 from net.screens.club_app import CLUB_CSS_PATH
 from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableScreen
 from net.screens.waiting_screen import WaitingScreen
+from net.ssh.server import GameSSHServer
 from net.ssh.session_info import SessionInfo
 from net.store.club_store import NAME_RE, Player, Store
 
 LOCAL_ID = "host:local"
 HOST_HINT = "Your friend sits down at this table with:"
+HOST_LEFT = "\r\nThe host stopped hosting: the game ends here.\r\n"
 
 
 def local_name(wanted: str | None = None) -> str:
@@ -98,6 +102,7 @@ class FriendApp(EcarteApp):
         self.player = player
         self.club_seat = seat
         self._present = False
+        self.farewell: str | None = None  # why the session ended (the host left)
 
     def on_mount(self, event: events.Mount) -> None:
         event.prevent_default()
@@ -149,6 +154,23 @@ class HostApp(ClaimKeys, EcarteApp):
                                        "stop hosting and quit", self.host.fingerprint))
         self.notify(f"A friend joins with: {self.host.join_command}", timeout=15)
 
+    def action_quit(self) -> None:
+        """Leaving ends the friend's game too, and a game not finished is not kept: asked
+        first while one is being played."""
+        lt = self.host.lt
+        if lt.table is None or lt.finished or lt.table.match.is_over:
+            self.exit(0)
+            return
+        if isinstance(self.screen, AskScreen):
+            return  # (asked already: ctrl+q again)
+        friend = lt.seats[1].name or "your friend"
+        self.push_screen(AskScreen(
+            "Stop hosting?",
+            f"The game with {friend} ends here, and an unfinished game is not kept.\n"
+            "Esc: back to the game.",
+            [("stop", "Stop hosting", "y"), ("stay", "Play on", "n")],
+        ), lambda answer: self.exit(0) if answer == "stop" else None)
+
     def _table_changed(self, lt: LiveTable) -> None:
         """Called by the club, possibly from the friend's app: only queue a message."""
         if lt.table is not None and self.table is None:
@@ -170,3 +192,14 @@ class HostApp(ClaimKeys, EcarteApp):
     def close_open_table(self, _lt: LiveTable) -> None:
         self.exit(0)
 
+
+async def stop_hosting(server: GameSSHServer) -> None:
+    """The host left: every session (the friend's, the watchers') is told why it ends."""
+    for session in server.sessions:
+        if isinstance(session.app, FriendApp) and session.app.farewell is None:
+            session.app.farewell = HOST_LEFT
+    await server.aclose()
+    # A session's app that ends after the host's puts back the stdout it found, the host
+    # app's capture: the host's last lines would go nowhere (net/ssh/served_app.py).
+    if sys.__stdout__ is not None and sys.__stderr__ is not None:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__

@@ -96,8 +96,21 @@ async def test_ecarte_host_in_a_real_terminal(tmp_path):
         assert "guest-1" in screen  # the friend's name at the host's table
         await friend.close()
         await pane.wait_for("Waiting for guest-1 to reconnect")
+        again = await Seat.connect(port, "friend")  # (a guest: any guest takes the seat)
+        await again.wait_for("hostess")
         await pane.run("send-keys", "-t", "game", "C-q")
+        await pane.wait_for("Stop hosting?")  # the game in play would end: asked first
+        await pane.run("send-keys", "-t", "game", "n")
+        await pane.wait_gone("Stop hosting?")
+        await pane.run("send-keys", "-t", "game", "q")
+        await pane.wait_for("Stop hosting?")
+        await pane.run("send-keys", "-t", "game", "y")
         await pane.wait_for("host-exited-0")
+        # the host's last line reaches his terminal (a session ending after his app put
+        # back its captured stdout), and the friend is told why his game ended
+        assert f"A friend could join with: ssh -p {port}" in await pane.text()
+        await again.client.wait_closed()
+        assert "The host stopped hosting" in bytes(again.client.raw).decode(errors="replace")
     finally:
         await pane.run("kill-server")
 

@@ -44,6 +44,15 @@ class TmuxPane:
             await asyncio.sleep(0.1)
         raise AssertionError(f"{needle!r} never appeared in tmux; pane:\n{pane}")
 
+    async def wait_gone(self, needle: str, timeout: float = 20) -> str:
+        deadline = time.monotonic() + timeout
+        pane = await self.text()
+        while needle in pane and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            pane = await self.text()
+        assert needle not in pane, f"{needle!r} stayed in tmux; pane:\n{pane}"
+        return pane
+
     async def press(self, key: bytes) -> None:
         if key == ENTER:
             await self.run("send-keys", "-t", "game", "Enter")
