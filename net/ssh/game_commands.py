@@ -1,7 +1,8 @@
 """The only SSH commands the server accepts: ``join CODE`` and ``watch CODE``.
 
 ``ssh -t -p 2222 host join KXRT`` sits a player straight down at a table; anything else sent
-as a command is refused at the protocol level (there is no shell behind this server).
+as a command runs nothing: the client is told which commands there are (there is no shell
+behind this server).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import asyncssh
 
 from net.ssh.limits import Limits
 from net.ssh.remote_terminal import RemoteTerminal
-from net.ssh.served_app import NO_PTY_MESSAGE, serve_app
+from net.ssh.served_app import NO_PTY_MESSAGE, UNKNOWN_COMMAND, serve_app
 from net.ssh.session_info import SessionInfo
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._on_end = on_end
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._command: str | None = None
+        self._unknown: str | None = None  # a command refused: said so, then the channel ends
         self.terminal: RemoteTerminal | None = None
         self.app: App[Any] | None = None
         self.task: asyncio.Task[int] | None = None
@@ -75,13 +76,15 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        """Only commands the game understands (e.g. 'join CODE'); never a real shell."""
-        allowed = self._allow_command is not None and self._allow_command(command)
-        if allowed:
+        """Only commands the game understands (e.g. 'join CODE'); never a real shell. Any
+        other is accepted only to tell the client so (a refused request leaves OpenSSH
+        printing "exec request failed on channel 0", which explains nothing)."""
+        if self._allow_command is not None and self._allow_command(command):
             self._command = command
         else:
             log.info("refused exec request from %s: %r", self.identity.peer_ip, command[:80])
-        return allowed
+            self._unknown = command
+        return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         """No SFTP or any other subsystem."""
@@ -101,6 +104,12 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """Pty and shell/exec negotiated: build the terminal and start the app."""
         chan = self._chan
         assert chan is not None
+        if self._unknown is not None:
+            shown = "".join(c if c.isprintable() else "?" for c in self._unknown[:40])
+            chan.write_stderr(UNKNOWN_COMMAND.format(command=shown).encode())
+            chan.exit(2)
+            self._end()
+            return
         term_type = chan.get_terminal_type()
         if term_type is None:
             chan.write_stderr(NO_PTY_MESSAGE.encode())

@@ -62,9 +62,16 @@ async def test_exec_only_for_allowed_commands(demo_factory, tmp_path):
         assert await client.wait_for("cmd=join ABCD")
         await client.close()
         conn = await connect(server.port)
-        for command in ("ls -la", "sh", "join " + "x" * 50):
-            with pytest.raises(asyncssh.ChannelOpenError):
-                await conn.create_session(asyncssh.SSHClientSession, command, term_type="xterm")
+        built = len(demo_factory.apps)
+        for command in ("ls -la", "sh", "join " + "x" * 50, "cat\x1b[2J"):
+            # nothing runs: the client is told so (not "exec request failed") and let go
+            result = await asyncio.wait_for(
+                conn.run(command, term_type="xterm", encoding=None), 5)
+            assert result.exit_status == 2 and result.stdout == b""
+            said = result.stderr.decode()
+            assert "runs no command" in said and "join CODE" in said, said
+            assert "\x1b" not in said  # (the command is shown, its escapes are not)
+        assert len(demo_factory.apps) == built  # no app was made for any of them
         conn.close()
 
 
