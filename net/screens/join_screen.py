@@ -27,7 +27,7 @@ class JoinScreen(ModalScreen[str | None]):
             title = "Join a table" if self.verb == "join" else "Watch a table"
             yield Static(title, classes="title")
             yield Static("The table's four-letter code:", classes="line")
-            yield OrderedInput(placeholder="KXRT", max_length=4, id="code")
+            yield OrderedInput(placeholder="KXRT", max_length=4, restrict=r"[A-Za-z]*", id="code")
             yield Static("enter go · esc cancel", classes="line club-keys")
 
     @on(Input.Submitted, "#code")

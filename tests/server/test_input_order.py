@@ -46,8 +46,9 @@ async def test_join_code_and_talk_single_writes(tmp_path):
         ben.press(b"j")
         await ben.wait_for("KXRT")  # the join dialog's placeholder
         await ben.quiet(0.1)
-        # a wrong letter, erased, then the code: one write
-        ben.press(b"Q\x7f" + code.encode() + b"\r")
+        # a wrong letter, erased, what a code cannot hold (refused as typed), then the
+        # code: one write
+        ben.press(b"Q\x7f9!- " + code.encode() + b"\r")
         lt = server.club.find(code)
         for _ in range(500):  # until the server has seated him (no timing is asserted)
             if lt.seats[1].player_id is not None:
