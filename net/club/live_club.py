@@ -503,10 +503,14 @@ class Club:
     def gone_for_good(self, lt: LiveTable, seat: int) -> None:
         """A guest's session ended: no later session can be him, so nobody waits for him.
         A table still waiting for its opponent closes; in a game his time to come back is
-        out at once (the opponent may take the win or call the bot). A pool's rounds keep
-        their own rules."""
+        out at once (the opponent may take the win or call the bot; at a pool, take the
+        round). A pool's waiting player keeps the pool's own rules."""
         s = lt.seats[seat]
-        if lt.finished or lt.rounds is not None or s.sessions or s.player_id is None:
+        if lt.finished or s.sessions or s.player_id is None:
+            return
+        if lt.rounds is not None and (seat > 1 or lt.table is None
+                                      or lt.rounds.forfeit is not None
+                                      or lt.table.match.is_over):
             return
         if lt.table is None:
             if seat == 0 and lt.seats[1].player_id is None:

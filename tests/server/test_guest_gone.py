@@ -128,3 +128,24 @@ def test_games_left_an_hour_are_let_go_against_the_bot_won_by_it(tmp_path):
     assert store.table(lt.code).status == "finished"  # type: ignore[union-attr]
     c.sweep()
     assert lt.code not in c.tables
+
+
+def test_at_a_pool_his_opponent_may_take_the_round_at_once_and_the_pool_goes_on(tmp_path):
+    from net.club.clubhouse.options import ClubOptions
+
+    c, store = club(tmp_path)
+    guest = Identities(store).guest()
+    lt, _ = c.create(ANNA, TableOptions(club=ClubOptions(pool="loser_out")))
+    c.sit(lt.code, guest)
+    c.sit(lt.code, BRUNO)
+    for seat in range(3):
+        c.connected(lt, seat)
+    anna, gone, waiting = lt.seat_of(ANNA.id), lt.seat_of(guest.id), lt.seat_of(BRUNO.id)
+    assert {anna, gone} == {0, 1} and waiting == 2
+    c.disconnected(lt, gone)
+    assert not may_claim(c, lt, anna)  # (the five minutes, as for anyone)
+    c.gone_for_good(lt, gone)
+    assert may_claim(c, lt, anna)  # nobody waits for a guest who cannot come back
+    c.take_win(lt, anna)
+    assert c.stored_round(lt.code).winner == ANNA.id and lt.code in c.tables
+    assert lt.rounds is not None and lt.rounds.pool.waiting == guest.id
