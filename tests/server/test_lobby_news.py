@@ -9,7 +9,7 @@ from server_harness import Seat, club_server
 
 from net.screens.club_notice import MAX_CHARS, Notice, notice_text
 
-SCORED = re.compile(r"hand 1 · (\d)–(\d)")
+HAND_1 = re.compile(r"hand 1 · (\d)–(\d)")
 
 
 async def start_against_the_bot(seat: Seat) -> None:
@@ -20,23 +20,28 @@ async def start_against_the_bot(seat: Seat) -> None:
     await seat.wait_for("Écarté ·")
 
 
+async def lobby_state(seat: Seat, pattern: re.Pattern[str], unlike: str = "") -> str:
+    """The first lobby state matching ``pattern`` other than ``unlike``."""
+    for _ in range(200):
+        found = pattern.search(seat.text())
+        if found and found.group(0) != unlike:
+            return found.group(0)
+        await seat.client.next_data(0.25)
+    raise AssertionError(f"{seat.name}: no {pattern.pattern} but {unlike!r}:\n{seat.text()}")
+
+
 async def test_the_lobby_follows_each_game_hand_by_hand(tmp_path):
     async with club_server(tmp_path) as server:
         anna = await Seat.connect(server.port, "anna", seed=3)
         await start_against_the_bot(anna)
         ben = await Seat.connect(server.port, "ben")
         await ben.wait_for("vs Bot")
+        # past the draw for the deal (she may be the one to choose who deals)
+        await anna.play(until=lambda s: "hand 1" in s.split("\n", 1)[0])
         # (it said "starting" for the whole match: the lobby was told of seats only)
-        await ben.wait_for("hand 1 · 0–0")
+        dealt = await lobby_state(ben, HAND_1)  # (1–0 when the dealer turned up a king)
         await anna.play(until=lambda s: "Next hand" in s or "the match" in s)
-        screen = await ben.wait_for("vs Bot")
-        for _ in range(40):
-            found = SCORED.search(screen)
-            if found and found.groups() != ("0", "0"):
-                break
-            await ben.client.next_data(0.25)
-            screen = ben.text()
-        assert found and found.groups() != ("0", "0"), screen  # the hand is scored
+        await lobby_state(ben, HAND_1, unlike=dealt)  # the hand is scored
         await anna.close()
         await ben.close()
 
