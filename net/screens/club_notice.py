@@ -18,7 +18,7 @@ from net.ssh.watched_file import WatchedFile
 
 log = logging.getLogger(__name__)
 
-MAX_CHARS = 300
+MAX_CHARS = 200  # three lines under the lobby's title at 80 columns
 TITLE = "From the club"
 NOTICE_SECONDS = 20  # how long the toast of a new notice stays
 

@@ -1,7 +1,8 @@
 """Snapshots of the served club's own screens, as a session sees them: the lobby (empty,
-and with tables), the join-by-code box and the first visit's name screen, at 80x24 and
-120x40. The club is real (a store in a temporary directory, seeded table codes); only the
-SSH transport is left out. Update with ``--snapshot-update`` and look at the SVGs first."""
+with tables, with the operator's notice), the join-by-code box and the first visit's name
+screen, at 80x24 and 120x40. The club is real (a store in a temporary directory, seeded
+table codes); only the SSH transport is left out. Update with ``--snapshot-update`` and
+look at the SVGs first."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from net.club import Club, TableOptions
 from net.club.house import House
 from net.club.identity import Identities
 from net.screens.club_app import ClubApp, ClubContext
+from net.screens.club_notice import Notice
 from net.ssh.session_info import SessionInfo
 from net.store.club_store import GalleryStore, Store
 
@@ -55,6 +57,19 @@ def test_lobby_empty(snap_compare, tmp_path, size):
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_lobby_with_tables(snap_compare, tmp_path, size):
     app = ClubApp(club_context(tmp_path, tables=True), session(size))
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_lobby_with_the_operators_notice(snap_compare, tmp_path, size):
+    """The longest notice (200 characters) under the title: three lines at 80 columns, and
+    the list still in sight."""
+    ctx = club_context(tmp_path, tables=True)
+    (tmp_path / "notice").write_text("Restart at 22:00 UTC for an upgrade: your game is kept. "
+                                     * 4)
+    ctx.notice = Notice(tmp_path / "notice")
+    assert ctx.notice.refresh() and len(ctx.notice.text) == 200
+    app = ClubApp(ctx, session(size))
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
