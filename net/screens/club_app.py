@@ -56,7 +56,7 @@ CLUB_HELP = """
 | key | what it does |
 |---|---|
 | `/` | table talk: say a short line to the table (players and watchers) |
-| `m` | players: mute the gallery (watchers' lines), then all the talk, then hear everyone |
+| `m` | players: mute the gallery (watchers' lines), then all talk, then hear all (from now) |
 | `g` | back a player, or nobody (watchers); fixed for a game, and on your wager's side |
 | `s` | advise the player you back: an action and a short note, seen by him only |
 | `v` | your backers (players): show one your hand, or take it back, at once |

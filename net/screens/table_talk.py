@@ -47,7 +47,7 @@ MUTE_MARKS = {HEAR_ALL: "", MUTE_GALLERY: "gallery muted", MUTE_ALL: "talk muted
 MUTE_TOASTS = {
     MUTE_GALLERY: "Gallery muted: the watchers' lines are not shown to you (m: all talk).",
     MUTE_ALL: "Talk muted: nobody's lines are shown to you (m: hear everyone).",
-    HEAR_ALL: "You hear everyone again.",
+    HEAR_ALL: "You hear everyone again, from now on.",
 }
 MUTE_NOTES = {  # in the talk box
     HEAR_ALL: "",
