@@ -154,7 +154,9 @@ class ClubApp(ClaimKeys, EcarteApp):
         with a key is back at his seat by connecting again; a guest's place is not kept."""
         stop = "This club's server is stopping (a restart or an upgrade)."
         again = self.ctx.join_command()
-        if self.player is None or is_guest(self.player):
+        guest = (self.info.key_fingerprint is None if self.player is None
+                 else is_guest(self.player))
+        if guest:
             return (f"\r\n{stop} A guest's place cannot be kept: connect with an SSH key and "
                     f"your games will be ({again}).\r\n")
         return (f"\r\n{stop} Your games are kept: connect again with the same key, {again}, "

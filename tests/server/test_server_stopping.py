@@ -23,6 +23,8 @@ async def test_each_session_is_told_the_server_stops_and_how_to_come_back(tmp_pa
         await anna.wait_for("Écarté ·")
         gus = await Seat.connect(server.port, "gus")
         await gus.wait_for("C L U B")
+        cleo = await Seat.connect(server.port, "cleo", key=new_key())  # still naming herself
+        await cleo.wait_for("first visit")
     finally:
         await server.aclose()
     await anna.client.wait_closed()
@@ -32,6 +34,8 @@ async def test_each_session_is_told_the_server_stops_and_how_to_come_back(tmp_pa
     assert f"-p {server.port}" in said_to_anna
     assert STOPPING in said_to_gus and "A guest's place cannot be kept" in said_to_gus
     assert "same key" not in said_to_gus
+    await cleo.client.wait_closed()
+    assert "connect again with the same key" in bytes(cleo.client.raw).decode(errors="replace")
 
     # and anna is back at her game after the restart
     again = GameServer(ServerConfig(tmp_path, host="127.0.0.1", port=0, bot_delay=0.05))
