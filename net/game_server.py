@@ -12,12 +12,13 @@ import contextlib
 import logging
 import random
 import socket
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from net.club import Club, pool_tables
 from net.club.house import House
-from net.club.identity import Identities
+from net.club.identity import Identities, is_guest
 from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
 from net.screens.club_notice import Notice
@@ -32,6 +33,7 @@ from net.store.club_store import GalleryStore, Store
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 5.0
+STATUS_SECONDS = 600.0  # how often the INFO log says how busy this process is (if changed)
 BLOCKLIST_SECONDS = 2.0  # how often the block list's file is looked at (a stat)
 
 
@@ -206,6 +208,7 @@ class GameServer:
 
     async def _sweep(self) -> None:
         outage = OutageLog("the club's sweep", log)
+        said, said_at = "", time.monotonic()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
@@ -213,6 +216,27 @@ class GameServer:
                 outage.worked()
             except Exception as e:  # housekeeping must never stop the server
                 outage.failed(e)
+            if time.monotonic() - said_at >= STATUS_SECONDS:
+                said_at = time.monotonic()
+                now = self.status()
+                if now != said:  # (a quiet club is not logged every ten minutes)
+                    said = now
+                    log.info("%s", now)
+
+    def status(self) -> str:
+        """How busy this process is, for the operator's log: its sessions (how many are
+        guests) and the tables it holds, by state."""
+        assert self.ssh is not None
+        apps = [s.app for s in self.ssh.sessions if isinstance(s.app, ClubApp)]
+        guests = sum(1 for a in apps if a.player is not None and is_guest(a.player))
+        tables = list(self.club.tables.values())
+        playing = sum(1 for lt in tables if lt.table is not None and not lt.finished)
+        waiting = sum(1 for lt in tables if lt.table is None)
+        watchers = sum(lt.watchers for lt in tables)
+        return (f"now: {len(apps)} session{'' if len(apps) == 1 else 's'} ({guests} "
+                f"guest{'' if guests == 1 else 's'}), {playing} table"
+                f"{'' if playing == 1 else 's'} in play, {waiting} waiting for a player, "
+                f"{watchers} watching")
 
     async def aclose(self) -> None:
         for task in (self._sweeper, self._keeper):
