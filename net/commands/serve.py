@@ -89,7 +89,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
-                        "and finished; DEBUG: also every SSH exchange")
+                        "and finished, and how busy the process is every ten minutes; "
+                        "DEBUG: also every SSH exchange")
 
 
 def blocklist_note(blocklist: Any) -> str:
