@@ -198,6 +198,15 @@ async def open_table(seat: Seat) -> str:
     return table_code(await seat.wait_for("Waiting for an opponent"))
 
 
+async def play_the_bot(seat: Seat) -> None:
+    """From the lobby: a game against the server's bot (the dialog's defaults), begun."""
+    await seat.wait_for("C L U B")
+    seat.press(b"b")
+    await seat.wait_for("A new table")
+    seat.press(b"\r")
+    await seat.wait_for("Écarté ·")
+
+
 async def who_chooses(a: Seat, b: Seat) -> tuple[Seat, Seat]:
     """(the seat that chooses the dealer, the other), once the draw's prompts are up."""
     deadline = time.monotonic() + 30

@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import re
 
-from server_harness import Seat, club_server
+from server_harness import Seat, club_server, play_the_bot
 
 from net.screens.club_notice import MAX_CHARS, Notice, notice_text
 
 HAND_1 = re.compile(r"hand 1 · (\d)–(\d)")
-
-
-async def start_against_the_bot(seat: Seat) -> None:
-    await seat.wait_for("C L U B")
-    seat.press(b"b")
-    await seat.wait_for("A new table")
-    seat.press(b"\r")
-    await seat.wait_for("Écarté ·")
 
 
 async def lobby_state(seat: Seat, pattern: re.Pattern[str], unlike: str = "") -> str:
@@ -33,7 +25,7 @@ async def lobby_state(seat: Seat, pattern: re.Pattern[str], unlike: str = "") ->
 async def test_the_lobby_follows_each_game_hand_by_hand(tmp_path):
     async with club_server(tmp_path) as server:
         anna = await Seat.connect(server.port, "anna", seed=3)
-        await start_against_the_bot(anna)
+        await play_the_bot(anna)
         ben = await Seat.connect(server.port, "ben")
         await ben.wait_for("vs Bot")
         # past the draw for the deal (she may be the one to choose who deals)
@@ -51,7 +43,7 @@ async def test_the_operators_notice_reaches_the_lobby_and_every_table_without_a_
     data = tmp_path / "data"
     async with club_server(data) as server:
         anna = await Seat.connect(server.port, "anna", seed=3)
-        await start_against_the_bot(anna)
+        await play_the_bot(anna)
         ben = await Seat.connect(server.port, "ben")
         await ben.wait_for("C L U B")
         assert "From the club" not in ben.text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from server_harness import Seat, club_server, first_visit, new_key
+from server_harness import Seat, club_server, first_visit, new_key, play_the_bot
 
 from net import game_server
 
@@ -17,11 +17,7 @@ async def test_the_log_says_how_many_sessions_and_tables_when_that_changes(
     caplog.set_level(logging.INFO, logger="net.game_server")
     async with club_server(tmp_path) as server:
         anna = await first_visit(server.port, "anna", new_key())
-        await anna.wait_for("C L U B")
-        anna.press(b"b")
-        await anna.wait_for("A new table")
-        anna.press(b"\r")
-        await anna.wait_for("Écarté ·")
+        await play_the_bot(anna)
         gus = await Seat.connect(server.port, "gus")
         await gus.wait_for("C L U B")
         code = next(iter(server.club.tables))

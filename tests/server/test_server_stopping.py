@@ -3,7 +3,7 @@ its player can come back: a player with a key finds his seat again, a guest cann
 
 from __future__ import annotations
 
-from server_harness import Seat, first_visit, new_key
+from server_harness import Seat, first_visit, new_key, play_the_bot
 
 from net.game_server import GameServer, ServerConfig
 
@@ -16,11 +16,7 @@ async def test_each_session_is_told_the_server_stops_and_how_to_come_back(tmp_pa
     await server.start()
     try:
         anna = await first_visit(server.port, "anna", key)
-        await anna.wait_for("C L U B")
-        anna.press(b"b")
-        await anna.wait_for("A new table")
-        anna.press(b"\r")
-        await anna.wait_for("Écarté ·")
+        await play_the_bot(anna)
         gus = await Seat.connect(server.port, "gus")
         await gus.wait_for("C L U B")
         cleo = await Seat.connect(server.port, "cleo", key=new_key())  # still naming herself
