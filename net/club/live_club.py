@@ -504,14 +504,12 @@ class Club:
         """A guest's session ended: no later session can be him, so nobody waits for him.
         A table still waiting for its opponent closes; in a game his time to come back is
         out at once (the opponent may take the win or call the bot; at a pool, take the
-        round). A pool's waiting player keeps the pool's own rules."""
+        round, now or when the pool pairs him again)."""
         s = lt.seats[seat]
         if lt.finished or s.sessions or s.player_id is None:
             return
-        if lt.rounds is not None and (seat > 1 or lt.table is None
-                                      or lt.rounds.forfeit is not None
-                                      or lt.table.match.is_over):
-            return
+        if lt.rounds is not None and lt.table is None:
+            return  # a pool not begun: its seats keep the pool's rules
         if lt.table is None:
             if seat == 0 and lt.seats[1].player_id is None:
                 self.cancel(lt)
@@ -522,7 +520,7 @@ class Club:
                                 self.node.wall() - self.reconnect_timeout)
             self._announce(lt.code, "presence")
         log.info("table %s: %s (a guest) left for good", lt.code, s.name)
-        if lt.seats[1 - seat].is_bot and not lt.table.match.is_over:
+        if seat <= 1 and lt.seats[1 - seat].is_bot and not lt.table.match.is_over:
             # nobody will ever sit there again: the bot wins by forfeit, and the table is
             # archived and let go (it stayed in memory, and in every restart, for ever)
             self.take_win(lt, 1 - seat)

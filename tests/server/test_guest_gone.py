@@ -149,3 +149,28 @@ def test_at_a_pool_his_opponent_may_take_the_round_at_once_and_the_pool_goes_on(
     c.take_win(lt, anna)
     assert c.stored_round(lt.code).winner == ANNA.id and lt.code in c.tables
     assert lt.rounds is not None and lt.rounds.pool.waiting == guest.id
+
+
+def test_a_guest_who_left_while_waiting_his_turn_is_not_waited_for_when_it_comes(tmp_path):
+    from net.club import pool_tables
+    from net.club.clubhouse.options import ClubOptions
+
+    now = [1000.0]
+    store = Store(tmp_path / "club.db")
+    c = Club(store, archive_dir=tmp_path / "archive", reconnect_timeout=60,
+             clock=lambda: now[0], rng=random.Random(3), bot_delay=0)
+    guest = Identities(store).guest()
+    lt, _ = c.create(ANNA, TableOptions(club=ClubOptions(pool="loser_out")))
+    c.sit(lt.code, BRUNO)
+    c.sit(lt.code, guest)
+    for seat in range(3):
+        c.connected(lt, seat)
+    assert lt.seat_of(guest.id) == 2  # he waits his turn
+    c.disconnected(lt, lt.seat_of(BRUNO.id))
+    now[0] += 61  # bruno does not come back ...
+    c.disconnected(lt, 2)  # ... and the guest leaves meanwhile
+    c.gone_for_good(lt, 2)
+    c.take_win(lt, lt.seat_of(ANNA.id))
+    pool_tables.start_next(c, lt)
+    assert {lt.seat_of(ANNA.id), lt.seat_of(guest.id)} == {0, 1}  # his turn has come
+    assert may_claim(c, lt, lt.seat_of(ANNA.id))  # and nobody waits five minutes for him
