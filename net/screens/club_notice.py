@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 MAX_CHARS = 200  # three lines under the lobby's title at 80 columns
 TITLE = "From the club"
-NOTICE_SECONDS = 20  # how long the toast of a new notice stays
+NOTICE_SECONDS = 12  # how long the toast of a new notice stays (it covers a card at 80x24)
 
 
 def notice_text(raw: str) -> str:
