@@ -9,10 +9,10 @@ import random
 from server_harness import Seat, club_server, first_visit, new_key, open_table
 from test_club_nodes import ANNA, BRUNO, make_node
 
-from net.club import Club, TableOptions
+from net.club import Club, LiveTable, TableOptions
 from net.club.identity import Identities
 from net.screens.presence import away_banner, may_claim
-from net.store import Store
+from net.store import Player, Store
 
 
 def club(tmp_path) -> tuple[Club, Store]:
@@ -130,16 +130,22 @@ def test_games_left_an_hour_are_let_go_against_the_bot_won_by_it(tmp_path):
     assert lt.code not in c.tables
 
 
-def test_at_a_pool_his_opponent_may_take_the_round_at_once_and_the_pool_goes_on(tmp_path):
+def pool_of_three(c: Club, *players: Player) -> LiveTable:
+    """anna's loser-out pool, ``players`` sitting down after her in this order, all here."""
     from net.club.clubhouse.options import ClubOptions
 
-    c, store = club(tmp_path)
-    guest = Identities(store).guest()
     lt, _ = c.create(ANNA, TableOptions(club=ClubOptions(pool="loser_out")))
-    c.sit(lt.code, guest)
-    c.sit(lt.code, BRUNO)
+    for p in players:
+        c.sit(lt.code, p)
     for seat in range(3):
         c.connected(lt, seat)
+    return lt
+
+
+def test_at_a_pool_his_opponent_may_take_the_round_at_once_and_the_pool_goes_on(tmp_path):
+    c, store = club(tmp_path)
+    guest = Identities(store).guest()
+    lt = pool_of_three(c, guest, BRUNO)
     anna, gone, waiting = lt.seat_of(ANNA.id), lt.seat_of(guest.id), lt.seat_of(BRUNO.id)
     assert {anna, gone} == {0, 1} and waiting == 2
     c.disconnected(lt, gone)
@@ -153,18 +159,13 @@ def test_at_a_pool_his_opponent_may_take_the_round_at_once_and_the_pool_goes_on(
 
 def test_a_guest_who_left_while_waiting_his_turn_is_not_waited_for_when_it_comes(tmp_path):
     from net.club import pool_tables
-    from net.club.clubhouse.options import ClubOptions
 
     now = [1000.0]
     store = Store(tmp_path / "club.db")
     c = Club(store, archive_dir=tmp_path / "archive", reconnect_timeout=60,
              clock=lambda: now[0], rng=random.Random(3), bot_delay=0)
     guest = Identities(store).guest()
-    lt, _ = c.create(ANNA, TableOptions(club=ClubOptions(pool="loser_out")))
-    c.sit(lt.code, BRUNO)
-    c.sit(lt.code, guest)
-    for seat in range(3):
-        c.connected(lt, seat)
+    lt = pool_of_three(c, BRUNO, guest)
     assert lt.seat_of(guest.id) == 2  # he waits his turn
     c.disconnected(lt, lt.seat_of(BRUNO.id))
     now[0] += 61  # bruno does not come back ...
