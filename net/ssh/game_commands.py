@@ -10,6 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+UNKNOWN_COMMAND = (
+    "This server runs no command {command!r}: connect with plain ssh for the lobby, or "
+    "ssh -t ... join CODE (or watch CODE) for a table.\r\n"
+)
+
 _COMMAND = re.compile(r"^\s*(join|watch)\s+([A-Za-z]{4})\s*$", re.IGNORECASE)
 
 

@@ -35,10 +35,6 @@ NO_PTY_MESSAGE = (
     "This server runs a full-screen terminal app; connect with an interactive "
     "terminal (ssh -t).\r\n"
 )
-UNKNOWN_COMMAND = (
-    "This server runs no command {command!r}: connect with plain ssh for the lobby, or "
-    "ssh -t ... join CODE (or watch CODE) for a table.\r\n"
-)
 
 _BLOCKED_SYSTEM_COMMANDS = frozenset({"Screenshot"})
 """Command-palette entries that act on the server rather than the user's terminal."""

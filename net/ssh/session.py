@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from net.ssh.game_commands import UNKNOWN_COMMAND
 from net.ssh.limits import Limits
 from net.ssh.remote_terminal import RemoteTerminal
-from net.ssh.served_app import NO_PTY_MESSAGE, UNKNOWN_COMMAND, serve_app
+from net.ssh.served_app import NO_PTY_MESSAGE, serve_app
 from net.ssh.session_info import SessionInfo
 
 if TYPE_CHECKING:
