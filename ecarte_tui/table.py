@@ -36,6 +36,8 @@ from .engine.deal import FirstDealDraw, deal_rng
 log = logging.getLogger(__name__)
 RECORDS_AWAY = ("the move could not be recorded (the club's records do not answer): try "
                 "again in a moment")
+NOT_YET_LOGGED = ("The club's records do not answer just now: the table is shown as soon as "
+                  "they do.")  # a screen opened while a step waits to be written
 
 
 class TableError(ValueError):
@@ -98,6 +100,7 @@ class DeferredJournal(Journal, Protocol):
 class _Watch:
     seat: int | None
     callback: Listener
+    late: bool = False  # subscribed while the table was ahead of its log: not shown it yet
 
 
 def spoken(event: Event, names: tuple[str, str]) -> str | None:
@@ -243,11 +246,19 @@ class Table:
 
     # ------------------------------------------------------------------ watching
 
+    @property
+    def ahead_of_log(self) -> bool:
+        """Steps applied here that the shared log does not hold yet (the club's database
+        is slow or away): nobody may be shown them, a screen opening now included."""
+        return self.unwritten or bool(getattr(self.journal, "pending", 0))
+
     def watch(self, seat: int | None, callback: Listener) -> Callable[[], None]:
-        """Subscribe a seat's screen (or a watcher, seat None); returns the unsubscribe."""
-        w = _Watch(seat, callback)
+        """Subscribe a seat's screen (or a watcher, seat None); returns the unsubscribe.
+        The first update comes at once, or once the log holds every step applied here."""
+        w = _Watch(seat, callback, late=self.ahead_of_log)
         self._watchers.append(w)
-        callback(self.update(seat))
+        if not w.late:
+            callback(self.update(seat))
 
         def unsubscribe() -> None:
             if w in self._watchers:
@@ -261,8 +272,17 @@ class Table:
             return
         if self.persist is not None and not self._replaying:
             self.persist(self)
+        ahead = None
         for w in list(self._watchers):
-            w.callback(self.update(w.seat, event))
+            if w.late:
+                if ahead is None:
+                    ahead = self.ahead_of_log
+                if ahead:
+                    continue
+                w.late = False
+                w.callback(self.update(w.seat))  # the whole table, as its first update
+            else:
+                w.callback(self.update(w.seat, event))
 
     # ------------------------------------------------------------------ the shared log
 
@@ -346,7 +366,7 @@ class Table:
     def refuse(self, seat: int, why: IllegalAction | TableError) -> None:
         """Tell ``seat``'s screens that a step it asked for is refused (``Update.refused``)."""
         for w in list(self._watchers):
-            if w.seat == seat:
+            if w.seat == seat and not w.late:
                 w.callback(replace(self.update(seat), refused=why))
 
     def apply_entry(self, entry: Entry) -> None:

@@ -111,8 +111,13 @@ async def test_a_move_is_shown_only_once_the_log_has_it(postgres_url, tmp_path):
         t1.submit(0, action)
         assert t1.journal.pending == 1  # type: ignore[union-attr]
         assert len(shown) == before, "nobody is shown a move the log does not have"
+        late: list[Update] = []  # a screen opened meanwhile: not shown it either
+        t1.watch(0, late.append)
+        assert t1.ahead_of_log and late == []
         await settle(one, two)
         assert len(shown) > before and shown[-1].event is not None
+        assert not t1.ahead_of_log and late and late[0].event is None
+        assert late[0].view == shown[-1].view, "then the whole table, the move in it"
         assert str(shown[-1].event.action) == str(action)
         assert SyncStore(one.store).log_after(code, 0)[-1][1] == ("submit", 0, str(action))
 

@@ -23,6 +23,7 @@ import psycopg
 import pytest
 from server_harness import Seat, club_server, open_table, pair_at_the_draw
 
+from ecarte_tui.table import NOT_YET_LOGGED
 from net.club_sync.outage import OutageLog
 from net.screens.club_table_screen import STALLED
 from net.screens.store_trouble import FAREWELL_STORE_DOWN, STORE_DOWN
@@ -167,6 +168,10 @@ async def test_players_are_told_while_the_database_is_away_and_play_on_when_it_i
         other.press(b"\r")
         await other.wait_for(STORE_DOWN[9:33])  # (a toast: its lines wrap at 80 columns)
         assert "Waiting for an opponent" not in other.text()
+        await other.dismiss_toast(STORE_DOWN[:20])
+        other.press(b"\r")  # back to his seat: the deal is not in the log, so not shown
+        await other.wait_for(NOT_YET_LOGGED[:40])
+        assert "propose an exchange" not in other.text() and "Hand 1" not in other.text()
 
         late = await Seat.connect(server.port, "cleo")  # who he is cannot be read: later
         await late.wait_for(FAREWELL_STORE_DOWN[9:33])
@@ -174,8 +179,10 @@ async def test_players_are_told_while_the_database_is_away_and_play_on_when_it_i
 
         pg_cluster.restart(base, port)
         await chooser.wait_for("decides: play or propose")  # he deals: the move counted
+        await other.wait_for("propose an exchange")  # and his seat is shown it now
+        assert NOT_YET_LOGGED[:40] not in other.text()
         assert STALLED[:40] not in chooser.text()
-        await other.wait_gone(STORE_DOWN[9:33], timeout=20)
+        other.press(b"q")
         await open_table(other)  # (its code on the screen: the table is open)
         cleo = await Seat.connect(server.port, "cleo")
         await cleo.wait_for("C L U B")

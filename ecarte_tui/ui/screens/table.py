@@ -36,7 +36,7 @@ from ...engine.cards import KING as KING_FACE
 from ...engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_label, cards_of, make_card
 from ...engine.match import Phase
 from ...engine.view import Trick
-from ...table import Table, TableError, Update, spoken
+from ...table import NOT_YET_LOGGED, Table, TableError, Update, spoken
 from ..card_art import short_label
 from ..narration import (
     Prompt,
@@ -237,6 +237,8 @@ class TableScreen(Screen[None]):
         self.set_look(self.look)
         self._show_banner()
         self._unwatch = self.table.watch(self.view_seat, self._on_table)
+        if self.table.ahead_of_log:  # (its first update comes when the log has the step)
+            self._prompt.show(Prompt(""), NOT_YET_LOGGED, "warning")
         if self._on_watching is not None:
             self._on_watching()
 
