@@ -26,8 +26,9 @@ from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
 from net.club_sync.journal import DeferredStoreJournal, StepWriter, StoreJournal
 from net.club_sync.local_wake import LocalWake
-from net.club_sync.outage import OutageLog
-from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, SyncStore
+from net.club_sync.outage import OutageLog, is_outage
+from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, Steps, SyncStore
+from net.store.postgres import first_line
 
 if TYPE_CHECKING:
     from net.club import Club, LiveTable
@@ -45,12 +46,19 @@ LEASE_SECONDS = 4.0  # a node silent this long is taken for dead: its leases mov
 
 
 @contextlib.contextmanager
-def _logged(what: str) -> Iterator[None]:
-    """Log a failure and go on: one bad table must not keep the others from being shown."""
+def _logged(what: str, again: set[str] | None = None, key: str = "") -> Iterator[None]:
+    """Log a failure and go on: one bad table must not keep the others from being shown.
+    The database going away meanwhile is no bug: one line, and ``key`` goes in ``again``
+    to be read at the next read of the feed (its change would be lost on this node)."""
     try:
         yield
-    except Exception:
-        log.exception("%s failed", what)
+    except Exception as e:
+        if again is None or not is_outage(e):
+            log.exception("%s failed", what)
+            return
+        again.add(key)
+        log.warning("%s failed: %s (the club's database; again at the next read)", what,
+                    first_line(e))
 
 
 def node_name() -> str:
@@ -74,6 +82,9 @@ class ClubNode:
 
             pool_class()  # (missing, the server says so before it starts)
         self.steps: StepWriter | None = None  # ... and the writer of every table's steps
+        # what the database going away kept from being read: read at the next feed
+        self._follow_again: set[str] = set()
+        self._refresh_again: set[str] = set()
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
     # ------------------------------------------------------------------ running
@@ -210,14 +221,18 @@ class ClubNode:
         whether there was any."""
         log_id, moved, feed_id, feed = changes or self.sync.changes_after(*self._ids)
         self._ids = (log_id, feed_id)
+        follow_again, refresh_again = self._follow_again, self._refresh_again
+        self._follow_again, self._refresh_again = set(), set()
         # (each table on its own: the ids are read, so a failure must not lose the rest)
-        for key, steps in moved.items():  # a match's record id: CODE, or CODE.N for a round
-            with _logged(f"following table {key}"):
+        follow: dict[str, Steps | None] = dict.fromkeys(follow_again)
+        follow.update(moved)
+        for key, steps in follow.items():  # a match's record id: CODE, or CODE.N for a round
+            with _logged(f"following table {key}", self._follow_again, key):
                 lt = self.club.tables.get(key.split(".")[0])
                 journal = lt.table.journal if lt is not None and lt.table is not None else None
                 if isinstance(journal, StoreJournal) and journal.code == key:
                     journal.catch_up(lt.table, steps)  # type: ignore[union-attr]
-        refresh: dict[str, None] = {}
+        refresh: dict[str, None] = dict.fromkeys(refresh_again)
         for code, what in feed:
             if not what.startswith(MAIL):
                 refresh[code] = None
@@ -227,7 +242,7 @@ class ClubNode:
                 if mail.get("node") != self.name:  # this node delivered its own already
                     self.club.mail(code, mail)
         for code in refresh:
-            with _logged(f"reloading table {code}"):
+            with _logged(f"reloading table {code}", self._refresh_again, code):
                 self.club.refresh(code)
         return bool(moved or feed)
 

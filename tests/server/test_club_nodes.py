@@ -4,6 +4,7 @@ tables are logs in the store, each node shows the other's steps, and a race writ
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -399,6 +400,37 @@ def test_a_table_that_fails_to_follow_does_not_keep_the_others_from_being_shown(
     two.node.read_feed()  # type: ignore[union-attr]
     assert "a step that does not replay" in caplog.text
     assert two.tables[fine.code].seats[1].player_id == DORA.id, "the other table was shown"
+
+
+def test_what_the_database_going_away_kept_from_a_node_is_read_at_its_next_read(
+        db, tmp_path, caplog):
+    """The feed was read, then the database went away before a table's steps or seats were:
+    those are read again once it answers (the feed would not bring them again), and the
+    log says so in one line, not with a traceback."""
+    one, two, broken, fine, broken2 = two_tables(db, tmp_path)
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert broken.table is not None and broken2.table is not None
+    journal = broken2.table.journal
+    catch_up, refresh = journal.catch_up, two.refresh  # type: ignore[union-attr]
+
+    def away(*_args: object) -> None:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    journal.catch_up = away  # type: ignore[union-attr, method-assign]
+    two.refresh = away  # type: ignore[method-assign]
+    assert step({0: broken.table, 1: broken.table}, random.Random(1)) is not None
+    one.sit(fine.code, DORA)
+    two.node.read_feed()  # type: ignore[union-attr]
+    assert broken.table.seq > broken2.table.seq
+    assert two.tables[fine.code].seats[1].player_id is None
+    assert "Traceback" not in caplog.text
+    assert f"reloading table {fine.code} failed: unable to open database file" in caplog.text
+
+    journal.catch_up, two.refresh = catch_up, refresh  # type: ignore[union-attr, method-assign]
+    assert not two.node.sync.changes_after(*two.node._ids)[3]  # (nothing new in the feed)
+    two.node.read_feed()  # type: ignore[union-attr]
+    assert broken2.table.record_text() == broken.table.record_text(), "the step is shown"
+    assert two.tables[fine.code].seats[1].player_id == DORA.id, "and the seat"
 
 
 def test_a_step_written_in_one_round_trip_is_refused_whole_when_taken(postgres_url):
