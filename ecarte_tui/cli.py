@@ -23,6 +23,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("net.commands.serve", "run the SSH game server"),
     "host": ("net.commands.host", "play here and let a friend join over SSH"),
     "join": ("net.commands.join", "join a table on an Écarté server with ssh"),
+    "backup": ("net.commands.backup",
+               "the server's club, host key and archive in one file, while it runs"),
+    "restore": ("net.commands.restore", "put a backup back into a stopped server's data"),
 }
 
 

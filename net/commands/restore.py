@@ -1,0 +1,168 @@
+"""``ecarte restore``: put an ``ecarte backup`` archive back into a data directory.
+
+Unpacking by hand can go wrong in ways that lose a club: a ``club.db-wal`` left by the
+replaced database is applied to the restored one, a server still running keeps writing to
+the file it has open, files unpacked by root are no longer the service's. This command
+refuses while a server uses the database, takes only the files a backup holds (no path
+leaves the directory), keeps everything it replaces in ``before-restore-DATE-TIME/``,
+and gives the files the data directory's owner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import sqlite3
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+from net.commands.backup import (
+    ARCHIVE_DIR,
+    DATABASE,
+    OPERATOR_FILES,
+    BackupError,
+    club_counts,
+)
+from net.ssh.host_key import HOST_KEY_FILENAME
+
+TOP_FILES = frozenset((DATABASE, HOST_KEY_FILENAME, *OPERATOR_FILES))
+RECORD_NAME = re.compile(rf"{ARCHIVE_DIR}/[A-Za-z0-9][A-Za-z0-9._-]*\.ecn")
+SQLITE_SIDE_FILES = (f"{DATABASE}-wal", f"{DATABASE}-shm")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from net.commands.serve import default_data_dir
+
+    p.add_argument("file", type=Path, metavar="FILE", help="an archive ecarte backup wrote")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help=f"the server's data directory, the server stopped (default: "
+                        f"{default_data_dir()})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from net.commands.serve import default_data_dir
+
+    try:
+        lines = restore(args.file, args.data_dir or default_data_dir())
+    except BackupError as e:
+        print(f"ecarte restore: {e}", file=sys.stderr)
+        return 1
+    for line in lines:
+        print(line)
+    return 0
+
+
+def restore(archive: Path, data_dir: Path) -> list[str]:
+    """Unpack ``archive`` into ``data_dir``; what was done, in lines. Nothing is changed
+    when it refuses (a running server, an archive that is not a backup)."""
+    members = _read_members(archive)
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if DATABASE in members:
+        _release_database(data_dir)
+    aside = data_dir / time.strftime("before-restore-%Y%m%d-%H%M%S")
+    moved: list[str] = []
+    for name, data in members.items():
+        path = data_dir / name
+        if path.exists() and path.read_bytes() == data:
+            continue
+        if path.exists():
+            _move_aside(path, aside / name)
+            moved.append(name)
+        _write(path, data, data_dir)
+    if DATABASE in members:
+        for side in SQLITE_SIDE_FILES:  # (never applied to the restored database)
+            if (data_dir / side).exists():
+                _move_aside(data_dir / side, aside / side)
+                moved.append(side)
+    return _summary(archive, data_dir, members, aside if moved else None)
+
+
+def _read_members(archive: Path) -> dict[str, bytes]:
+    """Every file of the archive by name, checked before anything is written."""
+    try:
+        with tarfile.open(archive, mode="r:gz") as tar:
+            members: dict[str, bytes] = {}
+            for info in tar:
+                name = info.name.removeprefix("./")
+                if not info.isfile() or not (name in TOP_FILES or RECORD_NAME.fullmatch(name)):
+                    raise BackupError(f"{archive} is not an ecarte backup (it holds "
+                                      f"{info.name!r}): nothing was changed")
+                handle = tar.extractfile(info)
+                assert handle is not None  # (a regular file)
+                members[name] = handle.read()
+    except FileNotFoundError:
+        raise BackupError(f"no file {archive}") from None
+    except (tarfile.TarError, EOFError, OSError) as e:
+        raise BackupError(f"{archive} cannot be read as a backup ({e}): nothing was "
+                          "changed") from e
+    if not members:
+        raise BackupError(f"{archive} is empty: nothing was changed")
+    return members
+
+
+def _release_database(data_dir: Path) -> None:
+    """Refuse while a server has the database open; otherwise fold its write-ahead log into
+    it (the files kept aside are then whole on their own)."""
+    db = data_dir / DATABASE
+    if not db.exists():
+        return
+    conn = sqlite3.connect(db, timeout=0)
+    try:
+        conn.execute("PRAGMA journal_mode=DELETE")  # only possible with no other connection
+    except sqlite3.OperationalError as e:
+        if "locked" in str(e) or "busy" in str(e):
+            raise BackupError(f"a server is using {db}: stop it first (nothing was "
+                              "changed)") from e
+    except sqlite3.DatabaseError:
+        pass  # a broken database (why it is restored): it is kept aside as it is
+    finally:
+        conn.close()
+
+
+def _move_aside(path: Path, to: Path) -> None:
+    to.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.replace(path, to)
+
+
+def _write(path: Path, data: bytes, data_dir: Path) -> None:
+    """Atomically, 0600, owned as the data directory is (a service's user, not root)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.restoring")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        owner = data_dir.stat()
+        if os.geteuid() == 0 and (owner.st_uid, owner.st_gid) != (0, 0):
+            os.chown(tmp, owner.st_uid, owner.st_gid)
+            with contextlib.suppress(OSError):
+                os.chown(path.parent, owner.st_uid, owner.st_gid)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _summary(archive: Path, data_dir: Path, members: dict[str, bytes],
+             aside: Path | None) -> list[str]:
+    lines = [f"restored {archive} into {data_dir}"]
+    if DATABASE in members:
+        tables, players = club_counts(data_dir / DATABASE)
+        lines.append(f"  {DATABASE}: {tables} tables, {players} players")
+    if HOST_KEY_FILENAME in members:
+        lines.append(f"  {HOST_KEY_FILENAME}: the host key")
+    kept = [name for name in OPERATOR_FILES if name in members]
+    if kept:
+        lines.append(f"  {', '.join(kept)}")
+    records = sum(1 for name in members if name.startswith(f"{ARCHIVE_DIR}/"))
+    lines.append(f"  {ARCHIVE_DIR}/: {records} finished {'game' if records == 1 else 'games'}")
+    if aside is not None:
+        lines.append(f"what it replaced is kept in {aside}")
+    lines.append("start the server: every table comes back where the backup had it")
+    return lines
