@@ -16,6 +16,8 @@ import logging
 import os
 import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +221,8 @@ async def serve(args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     pacer = pace_collections(loop)
-    profile_window(loop)
+    if not profile_window(loop):
+        status_on_signal(loop, server.status)
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
@@ -232,13 +235,32 @@ async def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def profile_window(loop: asyncio.AbstractEventLoop) -> None:
+STATUS_SIGNAL_GAP = 1.0  # seconds: one SIGUSR1 sent both to a worker and via its supervisor
+
+
+def status_on_signal(loop: asyncio.AbstractEventLoop, status: Callable[[], str]) -> None:
+    """SIGUSR1 prints how busy the process is at once, whatever the log level (the INFO
+    log says it only every ten minutes). A second one within a second is the same ask
+    (``systemctl kill`` signals the supervisor and its workers alike, and it forwards)."""
+    said_at = -STATUS_SIGNAL_GAP
+
+    def say() -> None:
+        nonlocal said_at
+        if time.monotonic() - said_at >= STATUS_SIGNAL_GAP:
+            said_at = time.monotonic()
+            print(status(), flush=True)
+
+    with contextlib.suppress(NotImplementedError, AttributeError):
+        loop.add_signal_handler(signal.SIGUSR1, say)
+
+
+def profile_window(loop: asyncio.AbstractEventLoop) -> bool:
     """With ``ECARTE_PROFILE_WINDOW=FILE`` (set by ``ecarte bench ssh --profile``), SIGUSR1
     starts cProfile and SIGUSR2 stops it and writes FILE: the profile of the measured play
-    alone, not of the logins and seating around it."""
+    alone, not of the logins and seating around it. Whether it is set."""
     path = os.environ.get("ECARTE_PROFILE_WINDOW")
     if not path:
-        return
+        return False
     import cProfile
 
     profiler = cProfile.Profile()
@@ -250,6 +272,7 @@ def profile_window(loop: asyncio.AbstractEventLoop) -> None:
     with contextlib.suppress(NotImplementedError):
         loop.add_signal_handler(signal.SIGUSR1, profiler.enable)
         loop.add_signal_handler(signal.SIGUSR2, stop)
+    return True
 
 
 def default_workers() -> int:
@@ -261,6 +284,10 @@ def default_workers() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if hasattr(signal, "SIGUSR1") and not os.environ.get("ECARTE_PROFILE_WINDOW"):
+        # an operator's ask for the status while starting must not end the process
+        # (SIGUSR1's default): answered from when the club is up (status_on_signal)
+        signal.signal(signal.SIGUSR1, signal.SIG_IGN)
     logging.basicConfig(level=getattr(logging, args.log_level),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.log_level != "DEBUG":  # asyncssh's INFO is ten lines per connection

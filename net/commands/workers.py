@@ -4,7 +4,8 @@ Each worker is an ordinary ``ecarte serve --shared`` accepting on the same port
 (SO_REUSEPORT: the kernel spreads new connections among them); they share the club through
 the store (net/club_sync). The supervisor prepares what must exist once (the host key, the
 schema), starts the workers, restarts one that dies (its players reconnect to a live one,
-same key, same seat), and stops them all on SIGINT/SIGTERM.
+same key, same seat), stops them all on SIGINT/SIGTERM, and passes SIGUSR1 on (each
+worker then prints how busy it is).
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    with contextlib.suppress(NotImplementedError, AttributeError):  # each says how busy it is
+        loop.add_signal_handler(signal.SIGUSR1, lambda: _signal_workers(workers, signal.SIGUSR1))
     watchers = {asyncio.create_task(_keep_alive(w, stop)) for w in workers}
     await stop.wait()
     print("shutting down…", flush=True)
@@ -163,6 +166,13 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
     for t in watchers:
         t.cancel()
     return 0
+
+
+def _signal_workers(workers: list[Worker], sig: signal.Signals) -> None:
+    for w in workers:
+        if w.proc is not None and w.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                w.proc.send_signal(sig)
 
 
 async def _keep_alive(w: Worker, stop: asyncio.Event) -> None:
