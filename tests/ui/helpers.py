@@ -187,3 +187,7 @@ async def one_turn(pilot: Pilot[object], table: Table, screen: TableScreen,
         await pilot.press("enter")
     return False
 
+
+def screen_text(app: EcarteApp) -> str:
+    """What the terminal shows, as text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

@@ -17,7 +17,7 @@ from ecarte_tui.ui.screens.pool_table import PoolTableScreen
 from ecarte_tui.ui.settings import Settings
 from ecarte_tui.ui.widgets.pool_board import WIDTH, board_lines
 
-from .helpers import ScriptedOpponent, dialog, dialog_text, run
+from .helpers import ScriptedOpponent, dialog, dialog_text, run, screen_text
 
 ANNE, HENRI = BOT_NAMES
 # seed 13, one point a game, first-legal play everywhere: Anne beats you (her turn-up king),
@@ -30,11 +30,6 @@ WORD_KEYS = {Kind.PLAY: "p", Kind.PROPOSE: "c", Kind.ACCEPT: "a", Kind.REFUSE: "
 def pool_app(rule: str, bot_delay: float = 0.0) -> EcarteApp:
     return EcarteApp(settings=Settings(), options=OPTIONS, opponent=ScriptedOpponent(),
                      bot_delay=bot_delay, save=False, pool=rule)
-
-
-def screen_text(app: EcarteApp) -> str:
-    """What the terminal shows, as text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def _key(view: SeatView) -> str:

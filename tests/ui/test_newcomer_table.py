@@ -20,13 +20,18 @@ from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
 from ecarte_tui.ui.widgets.trick import fit_name, lead_tag
 
-from .helpers import ME, ScriptedOpponent, dialog, make_app, make_table, run, settle, table_screen
+from .helpers import (
+    ME,
+    ScriptedOpponent,
+    dialog,
+    make_app,
+    make_table,
+    run,
+    screen_text,
+    settle,
+    table_screen,
+)
 from .scenes import _play_out
-
-
-def screen_text(app: EcarteApp) -> str:
-    """What the terminal shows, as text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def flat(text: str) -> str:

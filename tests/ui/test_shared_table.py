@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 
 from ecarte_tui.engine import Phase
+from ecarte_tui.table import NOT_YET_LOGGED
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
 
-from .helpers import make_table, run
+from .helpers import make_table, run, screen_text
 
 
 async def _play_seat(app: EcarteApp, seat: int, hands_over: list[int]) -> None:
@@ -52,3 +53,41 @@ async def test_two_served_apps_play_a_hand_at_one_table():
     assert sorted(done) == [0, 1]
     assert table.status in ("between", "over")
     assert sum(table.view(0).tricks_won) == 5
+
+
+class _SlowLog:
+    """A shared log that has not yet written a step applied at this table."""
+
+    pending = 1
+    asked = False  # a step was submitted
+
+    def catch_up(self, table: object) -> None:
+        self.asked = True
+        raise OSError("nothing may be submitted while the table waits for its log")
+
+    append = rebuild = catch_up
+
+
+@run
+async def test_a_screen_opened_while_a_step_waits_for_the_log_shows_the_table_once_written():
+    table = make_table(seed=3, first_dealer=1)
+    log = _SlowLog()
+    table.journal = log  # type: ignore[assignment]
+    app = EcarteApp(table=table, seat=0, settings=Settings(), served=True, save=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.05)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.update is None
+        assert NOT_YET_LOGGED[:30] in screen_text(app)
+        before = table.record_text()
+        for key in ("p", "c", "h", "1", "space", "enter", "right", "a", "r", "k", "x"):
+            await pilot.press(key)  # none of them acts on a table it has not been shown
+        await pilot.pause(0.05)
+        assert table.record_text() == before and screen.update is None and not log.asked
+        assert NOT_YET_LOGGED[:30] in screen_text(app)
+        log.pending = 0
+        table.confirm([None], stored=True)  # the log has it: the table is shown
+        await pilot.pause(0.05)
+        assert screen.update is not None and screen.update.view == table.view(0)
+        assert NOT_YET_LOGGED[:30] not in screen_text(app)
+        assert "propose" in screen_text(app)

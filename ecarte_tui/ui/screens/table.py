@@ -779,8 +779,8 @@ class TableScreen(Screen[None]):
             return False
         if self.watching and action in GAME_ACTIONS:
             return False
-        if self.update is None:
-            return action not in ("confirm", "hint", "use_hint")
+        if self.update is None:  # (not shown the table yet: its log is behind, NOT_YET_LOGGED)
+            return action not in GAME_ACTIONS and action != "new_match"
         mode = self.current_prompt().mode
         legal = set(self.update.view.legal)
         if action in ("pick", "move", "confirm", "toggle"):
