@@ -31,6 +31,9 @@ from .oracle import PARTIAL_SIGHTS, PartialOracle
 from .spec import bot_from_spec, parse_spec
 
 ARENA_LEVELS = (*LEVELS, "oracle", *PARTIAL_SIGHTS)
+POOL_START = "forkserver"
+"""How the workers of ``--jobs`` start: not by fork, which in a process with threads (a
+test runner's, a served app's) can copy a lock some thread held and hang the worker."""
 
 
 def check_level(spec: str) -> str:
@@ -310,7 +313,7 @@ def run_presets(
         import multiprocessing
 
         chunk = max(1, min(16, len(tasks) // (8 * jobs)))
-        with multiprocessing.get_context().Pool(jobs) as pool:
+        with multiprocessing.get_context(POOL_START).Pool(jobs) as pool:
             results = pool.imap(_play_pair, tasks, chunksize=chunk)
             for i, (a, b) in enumerate(results):
                 out[a.preset] += [a, b]

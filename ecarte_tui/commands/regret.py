@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
-from multiprocessing import Pool
 
-from ..bots.arena import derive_seed, parse_presets
+from ..bots.arena import POOL_START, derive_seed, parse_presets
 from ..bots.regret import DECISIONS, Check, check, positions, summarize
 from ..engine.match import Match
 from .arg_types import count
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     tasks = [(m, args.decision, derive_seed("expert", args.seed, i), args.deals)
              for i, m in enumerate(found.positions)]
     if args.jobs > 1:
-        with Pool(args.jobs) as pool:
+        with multiprocessing.get_context(POOL_START).Pool(args.jobs) as pool:
             checks = pool.map(_check, tasks, chunksize=1)
     else:
         checks = [_check(t) for t in tasks]
