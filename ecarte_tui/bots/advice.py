@@ -19,7 +19,7 @@ import math
 from dataclasses import replace
 
 from ..engine.actions import ACCEPT, KING, PLAY, PROPOSE, REFUSE, Action, Kind
-from ..engine.cards import STRENGTH, card_label, cards_of
+from ..engine.cards import STRENGTH, card_label, in_hand_order
 from ..engine.match import Phase
 from ..engine.view import SeatView
 from . import Suggestion
@@ -85,7 +85,7 @@ def reason(view: SeatView, evals: list[ActionEval], treatise: Action | None) -> 
     if a.kind is Kind.CARD:
         return _card_reason(view, evals)
     if a.kind is Kind.DISCARD:
-        return _discard_reason(evals, treatise)
+        return _discard_reason(evals, treatise, view.hand)
     return _bid_reason(view, evals, treatise)
 
 
@@ -184,8 +184,11 @@ def clearly_better(a: ActionEval, b: ActionEval) -> bool:
     return d > TINY and d > se
 
 
-def _cards_text(mask: int) -> str:
-    return " ".join(card_label(c) for c in cards_of(mask)) if mask else "keeping your hand"
+def _cards_text(mask: int, hand: tuple[int, ...] = ()) -> str:
+    """Cards as the player's hand shows them (trumps first, high to low)."""
+    if not mask:
+        return "keeping your hand"
+    return " ".join(card_label(c) for c in in_hand_order(mask, hand))
 
 
 # ------------------------------------------------------------------ before the play
@@ -265,7 +268,8 @@ def _at_risk_as_dealt(view: SeatView) -> int | None:
 # ------------------------------------------------------------------ the discards
 
 
-def _discard_reason(evals: list[ActionEval], treatise: Action | None) -> str:
+def _discard_reason(evals: list[ActionEval], treatise: Action | None,
+                    hand: tuple[int, ...] = ()) -> str:
     """The discard named is the best of those weighed, or the treatises' one with the
     best weighed named and how much more often it wins."""
     c = evals[0]
@@ -284,12 +288,12 @@ def _discard_reason(evals: list[ActionEval], treatise: Action | None) -> str:
             return f"{head}: the treatises' discard and the best of {k} weighed; {point}"
         d, _, n = paired(top, c)
         return (f"{head}: the treatises' discard; the best of {k} weighed, "
-                f"{_cards_text(top.action.cards)}, wins the match {gap(d)} more often, "
+                f"{_cards_text(top.action.cards, hand)}, wins the match {gap(d)} more often, "
                 f"within the noise of {n} deals")
     if is_top:
         if t_eval is None:
             return f"{head}: the best of {k} weighed; {point}"
-        mine = _cards_text(t_eval.action.cards)
+        mine = _cards_text(t_eval.action.cards, hand)
         d, se, n = paired(c, t_eval)
         if d > TINY and d > se and n < c.deals:
             return (f"{head}: the best of {k} weighed; the treatises' {mine} fell "
@@ -303,7 +307,7 @@ def _discard_reason(evals: list[ActionEval], treatise: Action | None) -> str:
         return f"{head}: the best of {k} weighed, about as good as the treatises' {mine}"
     d, _, n = paired(top, c)
     return (f"{head}: about as good as the best of {k} weighed, "
-            f"{_cards_text(top.action.cards)} ({gap(d)} apart over {n} deals)")
+            f"{_cards_text(top.action.cards, hand)} ({gap(d)} apart over {n} deals)")
 
 
 # ------------------------------------------------------------------ the tricks

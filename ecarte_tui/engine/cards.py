@@ -7,7 +7,7 @@ The ``ace_high`` option only changes the strength tables, never the ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -136,6 +136,13 @@ def sort_key(card: int, trump: int | None = None, ace_high: bool = False) -> tup
     suit = card >> 3
     group = -1 if suit == trump else suit
     return (group, -STRENGTH[ace_high][card])
+
+
+def in_hand_order(mask: int, hand: Sequence[int]) -> list[int]:
+    """The cards of ``mask`` in the order of ``hand`` (a view's: trumps first, high to low),
+    any others after them: a hint names its discards as the player sees them."""
+    rank = {c: i for i, c in enumerate(hand)}
+    return sorted(cards_of(mask), key=lambda c: (rank.get(c, len(hand)), c))
 
 
 def sorted_hand(

@@ -45,7 +45,7 @@ from ecarte_tui.engine import (
     play_card,
     seat_view,
 )
-from ecarte_tui.engine.cards import card_label, cards_of
+from ecarte_tui.engine.cards import card_label, cards_of, in_hand_order
 from ecarte_tui.ui.players import action_words, hint_for, reason_after_action
 
 
@@ -240,7 +240,7 @@ def test_the_real_discard_hint_names_the_treatises_choice() -> None:
         s = advise(view)
         theirs = treatise_choice(view, list(view.legal))
         assert theirs is not None
-        named = " ".join(card_label(c) for c in cards_of(theirs.cards))
+        named = " ".join(card_label(c) for c in in_hand_order(theirs.cards, view.hand))
         if s.action == theirs:
             assert "the treatises' discard" in s.reason
         else:

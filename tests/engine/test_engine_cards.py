@@ -4,7 +4,7 @@ import pytest
 from engine_support import c, card, new_hand, run
 
 from ecarte_tui.engine import Rules, card_label, card_str, parse_card
-from ecarte_tui.engine.cards import DECK, STRENGTH
+from ecarte_tui.engine.cards import DECK, SPADES, STRENGTH, cards_of, in_hand_order, sorted_hand
 
 RANKS_LOW_TO_HIGH = "789TAJQK"  # RULES.md §1: K Q J A 10 9 8 7, high to low
 ACE_HIGH_LOW_TO_HIGH = "789TJQKA"  # option ace_high (001): A K Q J 10 9 8 7
@@ -81,3 +81,11 @@ def test_card_label_for_players():
     assert card_label(c("TH"), ascii_only=True) == "10H"
     assert card_label(c("KS")) == "K♠"
     assert card(" KS ".strip()).label() == "K♠"
+
+
+def test_cards_named_from_a_mask_follow_the_hands_order():
+    hand = sorted_hand([parse_card(c) for c in ("7S", "TD", "JC", "9C", "8C")], trump=SPADES)
+    mask = sum(1 << parse_card(c) for c in ("8C", "JC", "TD", "9C"))
+    assert [card_label(c) for c in in_hand_order(mask, hand)] == ["10♦", "J♣", "9♣", "8♣"]
+    assert in_hand_order(mask | 1 << parse_card("KH"), ()) == cards_of(
+        mask | 1 << parse_card("KH")), "without a hand: by card, as before"

@@ -56,7 +56,7 @@ EXPERT_DISCARD = ("discard 10♠, J♠, 7♣: the treatises' discard; the best o
 
 
 def fixed_hint(monkeypatch: pytest.MonkeyPatch, table: Table) -> Hint:
-    """The expert's answer for the discard of seed 3 (10♠ J♠ 7♣), as ``suggest`` words it."""
+    """The expert's answer for the discard of seed 3 (J♠ 10♠ 7♣, as the hand shows them), as ``suggest`` words it."""
     hand = table.view(ME).hand
     cards = [c for c in hand if card_label(c) in ("10♠", "J♠", "7♣")]
     mask = sum(1 << c for c in cards)
@@ -101,7 +101,7 @@ async def test_h_suggests_and_leaves_the_marks_u_takes_the_hint(monkeypatch):
         text = flat(screen_text(app))
         assert "within the noise of 256 deals" in text and "1 chosen: Q♥" in text
         assert "discard 10♠, J♠, 7♣" not in text  # the expert's restatement is left out
-        assert text.count("discard 10♠ J♠ 7♣") == 1
+        assert text.count("discard J♠ 10♠ 7♣") == 1
         await pilot.press("2")  # the player goes on marking: the hint stays on screen
         await pilot.pause()
         assert screen.marked == {hand[0], hand[1]}
@@ -129,7 +129,7 @@ async def test_the_cards_a_hint_names_follow_the_ascii_labels(monkeypatch):
         await pilot.press("h")
         await hint_shown(pilot, screen)
         # the action and the other cards the reason names, as the hand shows them
-        assert screen.message.startswith("Hint: discard 10S JS 7C — the treatises'")
+        assert screen.message.startswith("Hint: discard JS 10S 7C — the treatises'")
         assert "the best of 7 weighed, 10S 7C, wins" in screen.message
 
 

@@ -33,7 +33,15 @@ from textual.worker import Worker, WorkerState
 from ...engine import KING, PLAY, PROPOSE, Action, IllegalAction, Kind, SeatView, discard
 from ...engine.actions import ACCEPT, REFUSE
 from ...engine.cards import KING as KING_FACE
-from ...engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_label, cards_of, make_card
+from ...engine.cards import (
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    card_label,
+    cards_of,
+    in_hand_order,
+    make_card,
+)
 from ...engine.match import Phase
 from ...engine.view import Trick
 from ...table import NOT_YET_LOGGED, Table, TableError, Update, spoken
@@ -1034,8 +1042,9 @@ class TableScreen(Screen[None]):
         a = hint.action
         if a.kind is Kind.CARD:
             label = self._label(a.card)
-        elif a.kind is Kind.DISCARD:
-            label = " ".join(self._label(c) for c in cards_of(a.cards))
+        elif a.kind is Kind.DISCARD:  # (in the order the hand shows them)
+            hand = self.view.hand if self.view is not None else ()
+            label = " ".join(self._label(c) for c in in_hand_order(a.cards, hand))
         else:
             label = ""
         words = action_words(a, label)
