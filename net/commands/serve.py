@@ -95,19 +95,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "DEBUG: also every SSH exchange")
 
 
-def blocklist_note(blocklist: Any) -> str:
-    """Where the operator writes who is kept out, and how many are."""
+PER_MACHINE = " (this machine's: copy it to every machine of the club)"
+
+
+def blocklist_note(blocklist: Any, machines: bool = False) -> str:
+    """Where the operator writes who is kept out, and how many are; ``machines``: the club
+    is on several machines (PostgreSQL), each of which reads its own file."""
     n = len(blocklist.entries)
     if blocklist.path is None or not blocklist.path.exists():
-        return f"{blocklist.path} (none: write addresses, keys or name:NAME there)"
-    return f"{blocklist.path} ({n} {'entry' if n == 1 else 'entries'}; read again on change)"
+        note = f"{blocklist.path} (none: write addresses, keys or name:NAME there)"
+    else:
+        note = f"{blocklist.path} ({n} {'entry' if n == 1 else 'entries'}; read again on change)"
+    return note + (PER_MACHINE if machines else "")
 
 
-def notice_note(notice: Any) -> str:
+def notice_note(notice: Any, machines: bool = False) -> str:
     """Where the operator writes his word to everyone, and what it says now."""
     if not notice.text:
-        return f"{notice.path} (none: write there what every player should read)"
-    return f"{notice.path}: {notice.text!r}"
+        note = f"{notice.path} (none: write there what every player should read)"
+    else:
+        note = f"{notice.path}: {notice.text!r}"
+    return note + (PER_MACHINE if machines else "")
 
 
 def positive_effort(text: str) -> float:
@@ -207,8 +215,8 @@ async def serve(args: argparse.Namespace) -> int:
         f"{LISTENING} {config.host}:{server.port}",
         f"host key fingerprint: {server.ssh.host_key_fingerprint}",
         f"join with:            {server.join_command()}",
-        f"block list:           {blocklist_note(server.blocklist)}",
-        f"notice:               {notice_note(server.notice)}",
+        f"block list:           {blocklist_note(server.blocklist, bool(config.store))}",
+        f"notice:               {notice_note(server.notice, bool(config.store))}",
         f"data:                 {config.data_dir} (finished games in archive/, "
         "see `ecarte replay FILE`)",
     ]

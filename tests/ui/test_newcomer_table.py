@@ -56,7 +56,8 @@ EXPERT_DISCARD = ("discard 10♠, J♠, 7♣: the treatises' discard; the best o
 
 
 def fixed_hint(monkeypatch: pytest.MonkeyPatch, table: Table) -> Hint:
-    """The expert's answer for the discard of seed 3 (J♠ 10♠ 7♣, as the hand shows them), as ``suggest`` words it."""
+    """The expert's answer for the discard of seed 3 (J♠ 10♠ 7♣, as the hand shows them),
+    as ``suggest`` words it."""
     hand = table.view(ME).hand
     cards = [c for c in hand if card_label(c) in ("10♠", "J♠", "7♣")]
     mask = sum(1 << c for c in cards)
