@@ -7,6 +7,7 @@ and receives only its own seat's view: a bug in a screen cannot leak the opponen
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -399,11 +400,20 @@ class Table:
         show every watcher where the table really is."""
         self.match, self.rng, self.tags, self.draw = fresh.match, fresh.rng, fresh.tags, fresh.draw
         self._ready, self._king_gate, self.seq = fresh._ready, fresh._king_gate, fresh.seq
+        self.unwritten = False  # (the log's state: a screen waiting for it is shown it)
         self._replaying = True
         try:
             self._publish()
         finally:
             self._replaying = False
+
+    def read_log_again(self) -> None:
+        """Asked by a screen waiting for its first update: a table whose step the store
+        refused, and which could not read its log back then, reads it now if it can (else
+        nobody might act again: the player to move is not shown the table)."""
+        if self.unwritten and self.journal is not None:
+            with contextlib.suppress(Exception):  # (still away: asked again later)
+                self.journal.rebuild(self)
 
     # ------------------------------------------------------------------ acting
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from ecarte_tui.engine import Phase
-from ecarte_tui.table import NOT_YET_LOGGED
+from ecarte_tui.table import NOT_YET_LOGGED, Table
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings
@@ -91,3 +91,43 @@ async def test_a_screen_opened_while_a_step_waits_for_the_log_shows_the_table_on
         assert screen.update is not None and screen.update.view == table.view(0)
         assert NOT_YET_LOGGED[:30] not in screen_text(app)
         assert "propose" in screen_text(app)
+
+
+class _RefusedLog:
+    """A shared log that refused this table's last step and cannot be read until ``down``
+    is False; then it gives the state before that step."""
+
+    pending = 0
+
+    def __init__(self, before: Table) -> None:
+        self.before, self.down = before, True
+
+    def rebuild(self, table: Table) -> None:
+        if self.down:
+            raise OSError("the club's records do not answer")
+        table.reset_from(self.before)
+
+
+@run
+async def test_a_screen_waiting_for_a_refused_step_reads_the_log_again_until_it_can(
+        monkeypatch):
+    monkeypatch.setattr("ecarte_tui.ui.screens.table.LOG_RETRY_SECONDS", 0.05)
+    table, before = make_table(seed=3, first_dealer=1), make_table(seed=3, first_dealer=1)
+    log = _RefusedLog(before)
+    table.journal = log  # type: ignore[assignment]
+    table.apply_entry(("submit", 0, str(table.match.legal_actions(0)[0])))  # not in the log
+    table.unwritten = True
+    app = EcarteApp(table=table, seat=0, settings=Settings(), served=True, save=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.update is None
+        assert NOT_YET_LOGGED[:30] in screen_text(app)
+        log.down = False  # the records answer again: the screen is shown the log's table
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if screen.update is not None:
+                break
+        assert screen.update is not None and not table.unwritten
+        assert screen.update.view == before.view(0), "the log's state, not the refused step"
+        assert "propose" in screen_text(app) and screen._log_timer is None

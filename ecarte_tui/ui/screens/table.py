@@ -26,6 +26,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
@@ -72,6 +73,7 @@ from ..widgets.top_bar import TopBar
 from .breakpoints import start_with_breakpoints
 
 WATCHING_BANNER = "Watching: you see what is on the table, never a hidden card."
+LOG_RETRY_SECONDS = 2.0  # a screen not yet shown the table asks it to read its log again
 GAME_ACTIONS = frozenset(
     {"pick", "move", "confirm", "toggle", "word", "pass_king", "next_hand", "hint", "use_hint"}
 )
@@ -219,6 +221,8 @@ class TableScreen(Screen[None]):
         self._prompt = PromptBar(id="prompt")
         self._chips: ChipsPanel | None = None
         self._topbar_widget = TopBar(id="topbar")
+        self._log_timer: Timer | None = None
+        """While the table's log is behind and this screen waits for its first update."""
 
     # ------------------------------------------------------------------ building
 
@@ -247,6 +251,7 @@ class TableScreen(Screen[None]):
         self._unwatch = self.table.watch(self.view_seat, self._on_table)
         if self.table.ahead_of_log:  # (its first update comes when the log has the step)
             self._prompt.show(Prompt(""), NOT_YET_LOGGED, "warning")
+            self._log_timer = self.set_interval(LOG_RETRY_SECONDS, self.table.read_log_again)
         if self._on_watching is not None:
             self._on_watching()
 
@@ -421,6 +426,9 @@ class TableScreen(Screen[None]):
     def _changed(self, message: TableChanged) -> None:
         if not self._holds(self._chips):
             return  # an update queued for a screen being taken down: its widgets are gone
+        if self._log_timer is not None:  # (shown the table at last)
+            self._log_timer.stop()
+            self._log_timer = None
         prev = self.update
         u = message.update
         self.update = u
