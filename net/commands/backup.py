@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sqlite3
 import sys
 import tarfile
@@ -20,8 +21,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ecarte_tui.commands.arg_types import count
 from net.ssh.host_key import HOST_KEY_FILENAME
 
+PREFIX, SUFFIX = "ecarte-backup-", ".tar.gz"  # what a backup is named in a directory
+BACKUP_NAME = re.compile(rf"{PREFIX}\d{{8}}-\d{{6}}{re.escape(SUFFIX)}")
 DATABASE = "club.db"
 OPERATOR_FILES = ("blocklist", "notice", "authorized_keys")  # what an operator wrote there
 ARCHIVE_DIR = "archive"  # finished games as ECN
@@ -34,26 +38,58 @@ class BackupError(Exception):
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from net.commands.serve import default_data_dir
 
-    p.add_argument("file", nargs="?", type=Path, metavar="FILE",
-                   help="the archive to write (default: ecarte-backup-DATE-TIME.tar.gz here); "
-                        "never overwritten")
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="the archive to write, never overwritten; a directory (or a name "
+                        "ending in /) gets ecarte-backup-DATE-TIME.tar.gz (default: here)")
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory (default: {default_data_dir()})")
+    p.add_argument("--keep", type=count(), metavar="N",
+                   help="with a directory: then delete all but its N newest backups (a daily "
+                        "timer's, net/deploy/ecarte-backup.timer)")
 
 
 def run(args: argparse.Namespace) -> int:
     from net.commands.serve import default_data_dir
 
     data_dir = args.data_dir or default_data_dir()
-    target = args.file or Path(time.strftime("ecarte-backup-%Y%m%d-%H%M%S.tar.gz"))
+    named = Path(args.file) if args.file else None  # (Path drops a trailing "/")
+    into = named is None or args.file.endswith("/") or named.is_dir()
+    if args.keep is not None and not into:
+        print("ecarte backup: --keep needs a directory to keep the backups in",
+              file=sys.stderr)
+        return 2
     try:
+        if into:
+            folder = named or Path(".")
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            target = folder / time.strftime(f"{PREFIX}%Y%m%d-%H%M%S{SUFFIX}")
+        else:
+            assert named is not None
+            target = named
         summary = write_backup(data_dir, target)
+        if args.keep is not None:
+            summary += [f"deleted {p} (older than the {args.keep} newest)"
+                        for p in prune(folder, args.keep)]
     except BackupError as e:
         print(f"ecarte backup: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"ecarte backup: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
     for line in summary:
         print(line)
     return 0
+
+
+def prune(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest backups this command named in ``folder`` (its names
+    sort by their time); nothing else there is touched. The deleted, oldest first."""
+    ours = sorted(p for p in folder.glob(f"{PREFIX}*{SUFFIX}")
+                  if BACKUP_NAME.fullmatch(p.name) and p.is_file())
+    old = ours[:-keep]
+    for path in old:
+        path.unlink()
+    return old
 
 
 def write_backup(data_dir: Path, target: Path) -> list[str]:

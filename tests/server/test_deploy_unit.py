@@ -1,9 +1,11 @@
 """``net/deploy/ecarte.service``: systemd reads it without a complaint, and its command line
-is one ``ecarte serve`` runs and stops cleanly on systemd's SIGTERM."""
+is one ``ecarte serve`` runs and stops cleanly on systemd's SIGTERM; the same for the daily
+backup's timer and service, whose command writes a backup and keeps the newest."""
 
 from __future__ import annotations
 
 import configparser
+import os
 import shlex
 import shutil
 import stat
@@ -14,30 +16,57 @@ from pathlib import Path
 import pytest
 from server_process import REPO, ServerProcess, free_port
 
-UNIT = REPO / "net" / "deploy" / "ecarte.service"
+DEPLOY = REPO / "net" / "deploy"
+UNIT = DEPLOY / "ecarte.service"
+BACKUP_UNITS = ("ecarte-backup.service", "ecarte-backup.timer")
 
 
-def service_section() -> configparser.SectionProxy:
+def service_section(unit: Path = UNIT) -> configparser.SectionProxy:
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
-    parser.read_string(UNIT.read_text())
+    parser.read_string(unit.read_text())
     return parser["Service"]
 
 
-def test_systemd_reads_the_unit_without_a_warning(tmp_path):
+@pytest.mark.parametrize("names", [("ecarte.service",), BACKUP_UNITS])
+def test_systemd_reads_the_units_without_a_warning(tmp_path, names):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
         pytest.skip("systemd-analyze is not installed")
     program = service_section()["ExecStart"].split()[0]
-    # the unit names the installed program; here it is this checkout's
+    # the units name the installed program; here it is this checkout's
     here = tmp_path / "ecarte"
     here.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m ecarte_tui \"$@\"\n")
     here.chmod(0o755)
-    unit = tmp_path / "ecarte.service"
-    unit.write_text(UNIT.read_text().replace(program, str(here)))
-    done = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True,
-                          timeout=60)
+    for name in names:
+        (tmp_path / name).write_text((DEPLOY / name).read_text().replace(program, str(here)))
+    done = subprocess.run([analyze, "verify", *(str(tmp_path / n) for n in names)],
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr.strip() == "", done.stderr
+
+
+def test_the_backup_units_command_writes_a_backup_and_keeps_the_newest(tmp_path):
+    argv = shlex.split(service_section(DEPLOY / "ecarte-backup.service")["ExecStart"])
+    assert argv[1] == "backup" and argv[-1].endswith("/")
+    data, kept = tmp_path / "data", tmp_path / "backups"
+    args = [a.replace("/var/lib/ecarte", str(data)).replace("/var/backups/ecarte/", f"{kept}/")
+            for a in argv[1:]]
+    data.mkdir()
+    (data / "notice").write_text("back at ten\n")
+    keep = int(args[args.index("--keep") + 1])
+    kept.mkdir()
+    for day in range(1, keep + 3):  # more than it keeps, from earlier days
+        (kept / f"ecarte-backup-202611{day:02d}-040000.tar.gz").write_bytes(b"old")
+    (kept / "README").write_text("not a backup: left alone\n")
+    done = subprocess.run([sys.executable, "-m", "ecarte_tui", *args], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    backups = sorted(p.name for p in kept.glob("ecarte-backup-*"))
+    assert len(backups) == keep and (kept / "README").exists()
+    assert backups[0] == "ecarte-backup-20261104-040000.tar.gz", "the oldest went"
+    newest = kept / backups[-1]
+    assert newest.read_bytes() != b"old" and stat.S_IMODE(newest.stat().st_mode) == 0o600
+    assert "deleted" in done.stdout and "notice" in done.stdout
 
 
 async def test_the_units_command_serves_and_stops_on_sigterm(tmp_path):
