@@ -153,3 +153,15 @@ def test_a_backup_never_overwrites_and_names_what_is_missing(tmp_path):
         write_backup(tmp_path / "nowhere", tmp_path / "x.tar.gz")
     broken = ecarte("restore", str(kept), "--data-dir", str(data))
     assert broken.returncode == 1 and "cannot be read as a backup" in broken.stderr
+
+
+def test_keep_needs_a_directory_and_a_new_one_is_made_private(tmp_path):
+    data = tmp_path / "data"
+    _club(data)
+    alone = ecarte("backup", "--keep", "3", str(tmp_path / "one.tar.gz"), "--data-dir", str(data))
+    assert alone.returncode == 2 and "--keep needs a directory" in alone.stderr
+    assert not (tmp_path / "one.tar.gz").exists()
+    made = ecarte("backup", "--keep", "3", f"{tmp_path / 'new'}/", "--data-dir", str(data))
+    assert made.returncode == 0, made.stderr
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o700
+    assert len(list((tmp_path / "new").glob("ecarte-backup-*.tar.gz"))) == 1
