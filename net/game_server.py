@@ -19,6 +19,7 @@ from pathlib import Path
 from net.club import Club, pool_tables
 from net.club.house import House
 from net.club.identity import Identities, is_guest
+from net.club_sync.operator_files import OperatorFiles, machine_name
 from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
 from net.screens.club_notice import Notice
@@ -108,8 +109,14 @@ class GameServer:
         self.blocklist = Blocklist(config.blocklist_path())
         self.blocklist.refresh()
         self._enforced = self.blocklist.version
-        self.notice = Notice(config.notice_path())
+        self.notice = Notice(config.notice_path(), shared=bool(config.store))
         self.notice.refresh()
+        self.operator_files: OperatorFiles | None = None
+        if config.store:  # a club that may be on several machines: one list, one notice
+            self.operator_files = OperatorFiles(
+                self.store, machine_name(config.data_dir), self.blocklist, self.notice)
+            self.operator_files.step()
+            self._enforced = self.blocklist.version
         self.ssh: GameSSHServer | None = None
         self.broken: list[str] = []
         self._sweeper: asyncio.Task[None] | None = None
@@ -172,11 +179,13 @@ class GameServer:
         refuses are ended, and a new notice is shown to every session."""
         while True:
             await asyncio.sleep(BLOCKLIST_SECONDS)
-            self.blocklist.refresh()
+            listed, noticed = self.blocklist.refresh(), self.notice.refresh()
+            if self.operator_files is not None:  # (the club's: every machine's files)
+                noticed = self.operator_files.step(listed, noticed)[1]
             if self.blocklist.version != self._enforced:
                 self._enforced = self.blocklist.version
                 self.end_refused_sessions()
-            if self.notice.refresh():
+            if noticed:
                 self.tell_notice()
 
     def tell_notice(self) -> int:

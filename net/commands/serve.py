@@ -95,18 +95,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "DEBUG: also every SSH exchange")
 
 
-PER_MACHINE = " (this machine's: copy it to every machine of the club)"
+CLUB_LIST = "; with every other machine's, the whole club's list"
+CLUB_NOTICE = "; the latest written on any machine is the club's"
 
 
 def blocklist_note(blocklist: Any, machines: bool = False) -> str:
     """Where the operator writes who is kept out, and how many are; ``machines``: the club
-    is on several machines (PostgreSQL), each of which reads its own file."""
+    may be on several machines (PostgreSQL), whose lists are joined."""
     n = len(blocklist.entries)
     if blocklist.path is None or not blocklist.path.exists():
         note = f"{blocklist.path} (none: write addresses, keys or name:NAME there)"
     else:
         note = f"{blocklist.path} ({n} {'entry' if n == 1 else 'entries'}; read again on change)"
-    return note + (PER_MACHINE if machines else "")
+    return note + (CLUB_LIST if machines else "")
 
 
 def notice_note(notice: Any, machines: bool = False) -> str:
@@ -115,7 +116,7 @@ def notice_note(notice: Any, machines: bool = False) -> str:
         note = f"{notice.path} (none: write there what every player should read)"
     else:
         note = f"{notice.path}: {notice.text!r}"
-    return note + (PER_MACHINE if machines else "")
+    return note + (CLUB_NOTICE if machines else "")
 
 
 def positive_effort(text: str) -> float:

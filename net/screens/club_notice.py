@@ -10,6 +10,7 @@ a chat line is (no escape sequence, no control character, one line) and cut to
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,25 +31,46 @@ def notice_text(raw: str) -> str:
 
 @dataclass
 class Notice:
-    """The notice in ``path``, kept current (``refresh``)."""
+    """The notice in ``path``, kept current (``refresh``). On a club of several machines
+    (``shared``) the file is this machine's word only: the text shown is the one most
+    recently written on any machine (``share``)."""
 
     path: Path | None
-    text: str = ""
+    text: str = ""  # what the sessions show
     version: int = 0  # counts the changes: each session is told a new text once
+    shared: bool = False
+    own: str = ""  # the file's text (cleaned), as the other machines read it
+    written: float = 0.0  # when the file was written (epoch s); 0: no file at start
     file: WatchedFile = field(init=False)
+    _looked: bool = field(init=False, default=False)  # the file was looked at once
 
     def __post_init__(self) -> None:
         self.file = WatchedFile(self.path, "the notice")
 
     def refresh(self) -> bool:
-        """Read the file again if it changed (a stat otherwise); True if the text changed."""
+        """Read the file again if it changed (a stat otherwise); True if its text changed
+        (``shared``: if the file was written or removed)."""
         changed, raw = self.file.read_if_changed()
         if not changed:
+            self._looked = True
             return False
-        text = notice_text(raw or "")
+        seen = self.file._seen
+        # a file gone while the server runs was taken back now; none at start is no word
+        self.written = (seen[0] if seen is not None
+                        else time.time() if self._looked else 0.0)
+        self._looked = True
+        own = notice_text(raw or "")
+        if own != self.own:
+            self.own = own
+            log.info("notice %s: %s", self.path, repr(own) if own else "none")
+        if self.shared:  # written again, even as it was, it is the latest: ``share`` shows it
+            return True
+        return self.share(own)
+
+    def share(self, text: str) -> bool:
+        """Show ``text`` (the club's latest notice); True if it changed."""
         if text == self.text:
             return False
         self.text = text
         self.version += 1
-        log.info("notice %s: %s", self.path, repr(text) if text else "none")
         return True

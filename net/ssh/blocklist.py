@@ -40,6 +40,11 @@ class Entries:
     def __len__(self) -> int:
         return len(self.networks) + len(self.fingerprints) + len(self.names)
 
+    def __or__(self, other: Entries) -> Entries:
+        networks = self.networks + tuple(n for n in other.networks if n not in self.networks)
+        return Entries(networks, self.fingerprints | other.fingerprints,
+                       self.names | other.names)
+
 
 def parse(text: str, source: str = "blocklist") -> Entries:
     """The entries of a list; a line that is none of them is logged and skipped."""
@@ -72,22 +77,28 @@ def parse(text: str, source: str = "blocklist") -> Entries:
 
 @dataclass
 class Blocklist:
-    """The list in ``path`` (none while the file does not exist), kept current."""
+    """The list in ``path`` (none while the file does not exist), kept current; on a club
+    of several machines, with the other machines' lists (``share``)."""
 
     path: Path | None
-    entries: Entries = field(default_factory=Entries)
+    entries: Entries = field(default_factory=Entries)  # this machine's file's
+    others: Entries = field(default_factory=Entries)  # the club's other machines'
     version: int = 0  # counts the changes (each reader enforces a change once)
+    text: str = ""  # the file's text ("" without a file), as the other machines read it
     file: WatchedFile = field(init=False)
+    _all: Entries = field(init=False, default_factory=Entries)
 
     def __post_init__(self) -> None:
         self.file = WatchedFile(self.path, "the block list")
+        self._all = self.entries | self.others
 
     def refresh(self) -> bool:
-        """Read the file again if it changed (a stat otherwise); True if the list changed."""
+        """Read the file again if it changed (a stat otherwise); True if its list changed."""
         changed, text = self.file.read_if_changed()
         if not changed:
             return False
         before = self.entries
+        self.text = text or ""
         if text is None:
             self.entries = Entries()
         else:
@@ -96,6 +107,18 @@ class Blocklist:
             log.info("block list %s: %d %s", self.path, n, "entry" if n == 1 else "entries")
         if self.entries == before:
             return False
+        return self._changed()
+
+    def share(self, others: Entries) -> bool:
+        """The other machines' lists, read from the club's store; True if they changed."""
+        if others == self.others:
+            return False
+        self.others = others
+        log.info("block list of the club's other machines: %d entries", len(others))
+        return self._changed()
+
+    def _changed(self) -> bool:
+        self._all = self.entries | self.others
         self.version += 1
         return True
 
@@ -106,13 +129,13 @@ class Blocklist:
             return False
         if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
             addr = addr.ipv4_mapped  # (a dual-stack socket's IPv4 client)
-        return any(addr in n for n in self.entries.networks if n.version == addr.version)
+        return any(addr in n for n in self._all.networks if n.version == addr.version)
 
     def key(self, fingerprint: str | None) -> bool:
-        return fingerprint is not None and fingerprint in self.entries.fingerprints
+        return fingerprint is not None and fingerprint in self._all.fingerprints
 
     def name(self, name: str | None) -> bool:
-        return name is not None and name.lower() in self.entries.names
+        return name is not None and name.lower() in self._all.names
 
     def refuses(self, ip: str, fingerprint: str | None, name: str | None = None) -> bool:
         return self.address(ip) or self.key(fingerprint) or self.name(name)

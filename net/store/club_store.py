@@ -59,8 +59,17 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 UPGRADES: dict[int, str] = {
+    6: """
+    CREATE TABLE IF NOT EXISTS club_files (   -- each machine's block list and notice, so that
+        kind TEXT NOT NULL,                   -- a club on several machines has one of each
+        machine TEXT NOT NULL,                -- (net/club_sync/operator_files.py)
+        text TEXT NOT NULL,
+        changed REAL NOT NULL,                -- the file's time (epoch s), 0: none at start
+        PRIMARY KEY (kind, machine)
+    );
+    """,
     5: """
     CREATE TABLE IF NOT EXISTS counters (   -- numbers handed out across the club's processes
         name TEXT PRIMARY KEY,               -- 'guest': the last guest-N (net/club/identity.py)

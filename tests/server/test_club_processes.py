@@ -67,9 +67,9 @@ async def test_players_and_a_watcher_on_three_nodes_play_one_match(tmp_path, sto
     nodes = [ServerProcess(data, free_port(), *node_args(store)) for _ in range(3)]
     for n in nodes:
         banner = await n.start()
-        # each machine of the club reads its own files: the operator is told to copy them
-        assert "(none: write addresses, keys or name:NAME there) (this machine's: copy it " \
-               "to every machine of the club)" in banner
+        # each machine of the club reads its own files, joined into the club's
+        assert "(none: write addresses, keys or name:NAME there); with every other " \
+               "machine's, the whole club's list" in banner
     try:
         anna = await Seat.connect(nodes[0].port, "anna", seed=1, key=new_key())
         await anna.wait_for("first visit")

@@ -1,13 +1,17 @@
 """An operator keeps a stranger out of a running club by writing the block list: by name,
 key or address, without a restart; the sessions it now refuses end with a word why, and
-everyone else plays on."""
+everyone else plays on. On a club of several machines, the list and the notice written on
+one machine are the whole club's."""
 
 from __future__ import annotations
+
+import asyncio
 
 import asyncssh
 import pytest
 from server_harness import Seat, club_server, first_visit, new_key
 
+from net import game_server
 from net.ssh.blocklist import REFUSED
 
 SAID = REFUSED[:30]
@@ -57,3 +61,56 @@ async def test_a_blocked_name_cannot_be_taken_by_a_new_key(tmp_path):
         await troll.wait_for("may not be used at this club")
         assert "C L U B" not in troll.text()
         await troll.close()
+
+
+async def test_a_list_or_a_notice_written_on_one_machine_reaches_the_whole_club(
+        tmp_path, postgres_url, monkeypatch):
+    """Two machines of one club (each its data directory) on one PostgreSQL: the block list
+    written on one keeps the stranger out of the other too, and is taken back there when
+    taken back here; the notice written on one is shown on both."""
+    monkeypatch.setattr(game_server, "BLOCKLIST_SECONDS", 0.1)
+    one, two = tmp_path / "one", tmp_path / "two"
+    gus_key = new_key()
+    async with club_server(one, store=postgres_url, shared=True) as a, \
+            club_server(two, store=postgres_url, shared=True) as b:
+        gus = await first_visit(b.port, "gus", gus_key)  # a player on machine two
+        await gus.wait_for("C L U B")
+        (one / "notice").write_text("Restart at 22:00 UTC: your game is kept.\n")
+        await gus.wait_for("Restart at 22:00 UTC")  # written on one, shown on two
+
+        (one / "blocklist").write_text("name:gus\n")  # written on one, enforced on two
+        await gus.wait_for(SAID)
+        await gus.client.wait_closed()
+        await gus.close()
+        for port in (a.port, b.port):
+            again = await Seat.connect(port, "gus", key=gus_key)
+            await again.wait_for(SAID)
+            await again.close()
+
+        (two / "notice").write_text("")  # emptied on two, the latest: taken back on both
+        cleo = await first_visit(a.port, "cleo", new_key())
+        await cleo.wait_for("C L U B")
+        await cleo.wait_gone("Restart at 22:00 UTC")
+        assert b.notice.text == "" and a.notice.text == ""
+
+        (one / "blocklist").unlink()  # taken back where it was written: gus may come back
+        for _ in range(100):
+            if not b.blocklist.name("gus"):
+                break
+            await asyncio.sleep(0.05)
+        back = await Seat.connect(b.port, "gus", key=gus_key)
+        await back.wait_for("C L U B")
+        for seat in (back, cleo):
+            await seat.close()
+
+
+async def test_a_machine_that_starts_without_a_notice_does_not_take_back_anothers(
+        tmp_path, postgres_url):
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    (one / "notice").write_text("Closing at midnight\n")
+    async with club_server(one, store=postgres_url, shared=True) as a:
+        assert a.notice.text == "Closing at midnight"
+        async with club_server(two, store=postgres_url, shared=True) as b:
+            assert b.notice.text == "Closing at midnight", "the club's, from the start"
+            assert b.notice.own == ""

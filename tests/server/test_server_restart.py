@@ -26,7 +26,7 @@ async def test_kill_9_mid_hand_then_restart_brings_the_table_back(tmp_path):
     assert "host key fingerprint: SHA256:" in banner
     assert f"ssh -p {server.port} 127.0.0.1" in banner
     assert f"block list:           {data / 'blocklist'} (none: write" in banner  # where to
-    assert "copy it to every machine" not in banner  # (one machine: its workers share it)
+    assert "every other machine's" not in banner  # (one machine: its workers share it)
     keys = {"anna": new_key(), "ben": new_key()}
     try:
         anna, ben, code = await registered_pair(server.port, keys)

@@ -1,0 +1,88 @@
+"""The block list and the notice of a club on several machines (one PostgreSQL).
+
+Each machine reads its own files (the operator edits them where he is logged in); each
+node publishes its machine's in the club's store and reads every other machine's, so that:
+
+- an entry in the block list of any machine keeps its holder out of the whole club (the
+  lists are joined: taking an entry back means taking it out of every file that has it);
+- the notice shown everywhere is the one written most recently on any machine (emptying
+  or removing the file there takes it back everywhere). A machine that starts without a
+  notice file does not take back another's.
+
+A machine is its host name and data directory: workers of one machine share both.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from pathlib import Path
+
+from net.club_sync.outage import OutageLog
+from net.screens.club_notice import Notice, notice_text
+from net.ssh.blocklist import Blocklist, Entries, parse
+from net.store.club_files import ClubFiles, MachineFile
+from net.store.club_store import Store
+
+log = logging.getLogger(__name__)
+
+BLOCKLIST, NOTICE = "blocklist", "notice"
+
+
+def machine_name(data_dir: Path) -> str:
+    return f"{socket.gethostname()}:{data_dir.resolve()}"
+
+
+class OperatorFiles:
+    """This node's side of the sharing; ``step`` runs each time the files are looked at."""
+
+    def __init__(self, store: Store, machine: str, blocklist: Blocklist,
+                 notice: Notice) -> None:
+        self.files = ClubFiles(store)
+        self.machine, self.blocklist, self.notice = machine, blocklist, notice
+        self._unsent = {BLOCKLIST, NOTICE}  # this machine's files not yet in the store
+        self._read: tuple[MachineFile, ...] | None = None  # the other lists last parsed
+        self._outage = OutageLog("sharing the block list and the notice", log)
+
+    def step(self, blocklist_changed: bool = False, notice_changed: bool = False
+             ) -> tuple[bool, bool]:
+        """Publish what changed here, read every machine's: whether the club's block list
+        and its notice changed. While the store is away each machine keeps its own list
+        and the last it read of the others."""
+        if blocklist_changed:
+            self._unsent.add(BLOCKLIST)
+        if notice_changed:
+            self._unsent.add(NOTICE)
+        try:
+            for kind in sorted(self._unsent):
+                if kind == BLOCKLIST:
+                    self.files.publish(kind, self.machine, self.blocklist.text,
+                                       self._written(self.blocklist))
+                else:
+                    self.files.publish(kind, self.machine, self.notice.own,
+                                       self.notice.written)
+            self._unsent.clear()
+            lists, notices = self.files.of(BLOCKLIST), self.files.of(NOTICE)
+            self._outage.worked()
+        except Exception as e:  # the store restarting: again at the next look
+            self._outage.failed(e)
+            return False, False
+        return self._share_lists(lists), self._share_notice(notices)
+
+    def _written(self, blocklist: Blocklist) -> float:
+        seen = blocklist.file._seen
+        return seen[0] if seen is not None else 0.0
+
+    def _share_lists(self, rows: list[MachineFile]) -> bool:
+        others = tuple(r for r in rows if r.machine != self.machine)
+        if others == self._read:
+            return False  # (not parsed again: a bad line is logged once, not every look)
+        self._read = others
+        joined = Entries()
+        for r in others:
+            joined = joined | parse(r.text, f"the block list of {r.machine}")
+        return self.blocklist.share(joined)
+
+    def _share_notice(self, rows: list[MachineFile]) -> bool:
+        latest = max(rows, key=lambda r: (r.changed, r.machine), default=None)
+        return self.notice.share(notice_text(latest.text) if latest is not None else "")
