@@ -9,13 +9,17 @@ node publishes its machine's in the club's store and reads every other machine's
   or removing the file there takes it back everywhere). A machine that starts without a
   notice file does not take back another's.
 
-A machine is its host name and data directory: workers of one machine share both.
+A machine is its host name and data directory: workers of one machine share both. Each
+says its files again every ``REPEAT_SECONDS``; a machine not heard from for ``STALE_SECONDS``
+(taken out of the club, or its data directory moved) no longer counts.
 """
 
 from __future__ import annotations
 
 import logging
 import socket
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from net.club_sync.outage import OutageLog
@@ -27,6 +31,8 @@ from net.store.club_store import Store
 log = logging.getLogger(__name__)
 
 BLOCKLIST, NOTICE = "blocklist", "notice"
+REPEAT_SECONDS = 600.0
+STALE_SECONDS = 86400.0
 
 
 def machine_name(data_dir: Path) -> str:
@@ -37,9 +43,11 @@ class OperatorFiles:
     """This node's side of the sharing; ``step`` runs each time the files are looked at."""
 
     def __init__(self, store: Store, machine: str, blocklist: Blocklist,
-                 notice: Notice) -> None:
+                 notice: Notice, clock: Callable[[], float] = time.time) -> None:
         self.files = ClubFiles(store)
         self.machine, self.blocklist, self.notice = machine, blocklist, notice
+        self.clock = clock
+        self._said = -REPEAT_SECONDS  # when this machine's files were last published
         self._unsent = {BLOCKLIST, NOTICE}  # this machine's files not yet in the store
         self._read: tuple[MachineFile, ...] | None = None  # the other lists last parsed
         self._outage = OutageLog("sharing the block list and the notice", log)
@@ -53,16 +61,22 @@ class OperatorFiles:
             self._unsent.add(BLOCKLIST)
         if notice_changed:
             self._unsent.add(NOTICE)
+        now = self.clock()
+        if now - self._said >= REPEAT_SECONDS:  # (still part of the club)
+            self._unsent |= {BLOCKLIST, NOTICE}
         try:
             for kind in sorted(self._unsent):
                 if kind == BLOCKLIST:
                     self.files.publish(kind, self.machine, self.blocklist.text,
-                                       self._written(self.blocklist))
+                                       self._written(self.blocklist), now)
                 else:
                     self.files.publish(kind, self.machine, self.notice.own,
-                                       self.notice.written)
+                                       self.notice.written, now)
+            if self._unsent:
+                self._said = now
             self._unsent.clear()
-            lists, notices = self.files.of(BLOCKLIST), self.files.of(NOTICE)
+            since = now - STALE_SECONDS
+            lists, notices = self.files.of(BLOCKLIST, since), self.files.of(NOTICE, since)
             self._outage.worked()
         except Exception as e:  # the store restarting: again at the next look
             self._outage.failed(e)

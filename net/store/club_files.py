@@ -21,16 +21,17 @@ class ClubFiles:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def publish(self, kind: str, machine: str, text: str, changed: float) -> None:
+    def publish(self, kind: str, machine: str, text: str, changed: float, now: float) -> None:
         with self.store._tx() as db:
-            db.execute("INSERT INTO club_files (kind, machine, text, changed) "
-                       "VALUES (?, ?, ?, ?) ON CONFLICT (kind, machine) DO UPDATE SET "
-                       "text = excluded.text, changed = excluded.changed",
-                       (kind, machine, text, changed))
+            db.execute("INSERT INTO club_files (kind, machine, text, changed, seen) "
+                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, machine) DO UPDATE SET "
+                       "text = excluded.text, changed = excluded.changed, seen = excluded.seen",
+                       (kind, machine, text, changed, now))
 
-    def of(self, kind: str) -> list[MachineFile]:
+    def of(self, kind: str, since: float = 0.0) -> list[MachineFile]:
+        """Each machine's file of ``kind``, of the machines heard from since ``since``."""
         with self.store._lock:
             rows = self.store._db.execute(
-                "SELECT machine, text, changed FROM club_files WHERE kind = ? "
-                "ORDER BY machine", (kind,)).fetchall()
+                "SELECT machine, text, changed FROM club_files WHERE kind = ? AND seen >= ? "
+                "ORDER BY machine", (kind, since)).fetchall()
         return [MachineFile(m, t, float(c)) for m, t, c in rows]

@@ -67,6 +67,7 @@ UPGRADES: dict[int, str] = {
         machine TEXT NOT NULL,                -- (net/club_sync/operator_files.py)
         text TEXT NOT NULL,
         changed REAL NOT NULL,                -- the file's time (epoch s), 0: none at start
+        seen REAL NOT NULL,                   -- when the machine last said it (epoch s)
         PRIMARY KEY (kind, machine)
     );
     """,
