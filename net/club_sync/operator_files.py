@@ -84,8 +84,7 @@ class OperatorFiles:
         return self._share_lists(lists), self._share_notice(notices)
 
     def _written(self, blocklist: Blocklist) -> float:
-        seen = blocklist.file._seen
-        return seen[0] if seen is not None else 0.0
+        return blocklist.file.mtime or 0.0
 
     def _share_lists(self, rows: list[MachineFile]) -> bool:
         others = tuple(r for r in rows if r.machine != self.machine)

@@ -54,9 +54,9 @@ class Notice:
         if not changed:
             self._looked = True
             return False
-        seen = self.file._seen
+        mtime = self.file.mtime
         # a file gone while the server runs was taken back now; none at start is no word
-        self.written = (seen[0] if seen is not None
+        self.written = (mtime if mtime is not None
                         else time.time() if self._looked else 0.0)
         self._looked = True
         own = notice_text(raw or "")

@@ -16,6 +16,11 @@ class WatchedFile:
     what: str  # for the log: "the block list"
     _seen: tuple[float, int] | None = None  # the file's mtime and size when last read
 
+    @property
+    def mtime(self) -> float | None:
+        """When the file last read was written (None: no file when last looked at)."""
+        return self._seen[0] if self._seen is not None else None
+
     def read_if_changed(self) -> tuple[bool, str | None]:
         """(changed, its text): the text is None while the file does not exist, and when it
         did not change or could not be read (then ``changed`` is False)."""
