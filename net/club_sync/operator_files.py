@@ -98,4 +98,8 @@ class OperatorFiles:
 
     def _share_notice(self, rows: list[MachineFile]) -> bool:
         latest = max(rows, key=lambda r: (r.changed, r.machine), default=None)
-        return self.notice.share(notice_text(latest.text) if latest is not None else "")
+        if not self.notice.share(text := notice_text(latest.text) if latest else ""):
+            return False
+        log.info("the club's notice (%s): %s", latest.machine if latest else "no machine",
+                 repr(text) if text else "none")
+        return True
