@@ -18,7 +18,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ecarte_tui.commands.arg_types import count
@@ -58,25 +58,36 @@ def run(args: argparse.Namespace) -> int:
         print("ecarte backup: --keep needs a directory to keep the backups in",
               file=sys.stderr)
         return 2
-    try:
+
+    def backup() -> list[str]:
         if into:
             folder = named or Path(".")
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             target = folder / time.strftime(f"{PREFIX}%Y%m%d-%H%M%S{SUFFIX}")
         else:
             assert named is not None
-            target = named
+            folder, target = named.parent, named
         summary = write_backup(data_dir, target)
         if args.keep is not None:
             summary += [f"deleted {p} (older than the {args.keep} newest)"
                         for p in prune(folder, args.keep)]
+        return summary
+
+    return report("backup", backup)
+
+
+def report(command: str, work: Callable[[], list[str]]) -> int:
+    """Run ``work`` and print what it did; a refusal (or a file that cannot be written)
+    is one line on stderr and exit status 1."""
+    try:
+        lines = work()
     except BackupError as e:
-        print(f"ecarte backup: {e}", file=sys.stderr)
+        print(f"ecarte {command}: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"ecarte backup: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        print(f"ecarte {command}: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 1
-    for line in summary:
+    for line in lines:
         print(line)
     return 0
 

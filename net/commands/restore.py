@@ -15,7 +15,6 @@ import contextlib
 import os
 import re
 import sqlite3
-import sys
 import tarfile
 import time
 from pathlib import Path
@@ -26,7 +25,9 @@ from net.commands.backup import (
     OPERATOR_FILES,
     BackupError,
     club_counts,
+    report,
 )
+from net.private_file import write_private
 from net.ssh.host_key import HOST_KEY_FILENAME
 
 TOP_FILES = frozenset((DATABASE, HOST_KEY_FILENAME, *OPERATOR_FILES))
@@ -46,14 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from net.commands.serve import default_data_dir
 
-    try:
-        lines = restore(args.file, args.data_dir or default_data_dir())
-    except BackupError as e:
-        print(f"ecarte restore: {e}", file=sys.stderr)
-        return 1
-    for line in lines:
-        print(line)
-    return 0
+    return report("restore", lambda: restore(args.file, args.data_dir or default_data_dir()))
 
 
 def restore(archive: Path, data_dir: Path) -> list[str]:
@@ -131,22 +125,14 @@ def _move_aside(path: Path, to: Path) -> None:
 def _write(path: Path, data: bytes, data_dir: Path) -> None:
     """Atomically, 0600, owned as the data directory is (a service's user, not root)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.restoring")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        owner = data_dir.stat()
-        if os.geteuid() == 0 and (owner.st_uid, owner.st_gid) != (0, 0):
-            os.chown(tmp, owner.st_uid, owner.st_gid)
-            with contextlib.suppress(OSError):
-                os.chown(path.parent, owner.st_uid, owner.st_gid)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    st = data_dir.stat()
+    owner = (st.st_uid, st.st_gid)
+    if os.geteuid() != 0 or owner == (0, 0):
+        write_private(path, data)
+        return
+    write_private(path, data, owner)
+    with contextlib.suppress(OSError):
+        os.chown(path.parent, *owner)
 
 
 def _summary(archive: Path, data_dir: Path, members: dict[str, bytes],

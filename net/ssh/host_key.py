@@ -11,6 +11,8 @@ from pathlib import Path
 
 import asyncssh
 
+from net.private_file import write_private
+
 HOST_KEY_FILENAME = "ssh_host_ed25519_key"
 
 
@@ -24,23 +26,8 @@ def load_or_create_host_key(data_dir: str | os.PathLike[str]) -> asyncssh.SSHKey
             path.chmod(0o600)
         return asyncssh.read_private_key(path)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="ecarte host key")
-    _write_private(path, key.export_private_key("openssh"))
+    write_private(path, key.export_private_key("openssh"))
     return key
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """Create the file 0600 from the start (never briefly world-readable), atomically."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def host_key_fingerprint(key: asyncssh.SSHKey) -> str:

@@ -14,9 +14,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from server_harness import Seat, new_key, registered_pair
+from server_harness import new_key, registered_pair
 from server_process import REPO, ServerProcess, free_port
-from test_server_restart import own_cards, top_line
+from test_server_restart import own_cards, top_line, welcomed_back
 
 from net.commands.backup import BackupError, write_backup
 from net.commands.restore import restore
@@ -79,13 +79,8 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
     try:
         assert fingerprint(restarted) == fingerprint(banner), "players' ssh knows this host"
         assert "restored 1 table" in restarted
-        anna = await Seat.connect(again.port, "anna", seed=3, key=keys["anna"])
-        ben = await Seat.connect(again.port, "ben", seed=4, key=keys["ben"])
-        for seat in (anna, ben):
-            await seat.wait_for("Welcome back")
-            await seat.wait_for("trick 2/5")
-        await asyncio.gather(anna.quiet(), ben.quiet())
-        assert {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())} == cards
+        anna, ben, back = await welcomed_back(again.port, keys, "trick 2/5")
+        assert back == cards
         for seat in (anna, ben):
             await seat.close()
     finally:

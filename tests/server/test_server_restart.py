@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import asyncssh
 from server_harness import Seat, new_key, registered_pair
 from server_process import ServerProcess, free_port
 
@@ -17,6 +18,19 @@ def top_line(screen: str) -> str:
 
 def own_cards(screen: str) -> list[str]:
     return [r[:38] for r in screen.split("\n")[15:21]]
+
+
+async def welcomed_back(port: int, keys: dict[str, asyncssh.SSHKey], at: str
+                        ) -> tuple[Seat, Seat, dict[str, list[str]]]:
+    """anna and ben connect again with their keys, each sent back to the table, which shows
+    ``at``: (anna, ben, each one's cards as drawn)."""
+    anna = await Seat.connect(port, "anna", seed=3, key=keys["anna"])
+    ben = await Seat.connect(port, "ben", seed=4, key=keys["ben"])
+    for seat in (anna, ben):
+        await seat.wait_for("Welcome back")
+        await seat.wait_for(at)
+    await asyncio.gather(anna.quiet(), ben.quiet())
+    return anna, ben, {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())}
 
 
 async def test_kill_9_mid_hand_then_restart_brings_the_table_back(tmp_path):
@@ -53,14 +67,9 @@ async def test_kill_9_mid_hand_then_restart_brings_the_table_back(tmp_path):
         assert store.table(code).ecn == ecn_before  # nothing lost, nothing added
         store.close()
 
-        anna = await Seat.connect(server.port, "anna", seed=3, key=keys["anna"])
-        ben = await Seat.connect(server.port, "ben", seed=4, key=keys["ben"])
-        for seat in (anna, ben):
-            await seat.wait_for("Welcome back")
-            await seat.wait_for("trick 2/5")
-        await asyncio.gather(anna.quiet(), ben.quiet())
+        anna, ben, cards = await welcomed_back(server.port, keys, "trick 2/5")
         assert top_line(anna.text()) == top
-        assert {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())} == before
+        assert cards == before
         assert "reconnect" not in anna.text() and "reconnect" not in ben.text()
 
         # the game goes on where it stopped

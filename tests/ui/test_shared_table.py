@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from textual.pilot import Pilot
+
 from ecarte_tui.engine import Phase
 from ecarte_tui.table import NOT_YET_LOGGED, Table
 from ecarte_tui.ui.app import EcarteApp
@@ -55,6 +57,16 @@ async def test_two_served_apps_play_a_hand_at_one_table():
     assert sum(table.view(0).tricks_won) == 5
 
 
+async def _waiting_screen(pilot: Pilot[object], app: EcarteApp, pause: float = 0.05
+                          ) -> TableScreen:
+    """The table screen, not yet shown the table: it says the records do not answer."""
+    await pilot.pause(pause)
+    screen = app.screen
+    assert isinstance(screen, TableScreen) and screen.update is None
+    assert NOT_YET_LOGGED[:30] in screen_text(app)
+    return screen
+
+
 class _SlowLog:
     """A shared log that has not yet written a step applied at this table."""
 
@@ -75,10 +87,7 @@ async def test_a_screen_opened_while_a_step_waits_for_the_log_shows_the_table_on
     table.journal = log  # type: ignore[assignment]
     app = EcarteApp(table=table, seat=0, settings=Settings(), served=True, save=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.05)
-        screen = app.screen
-        assert isinstance(screen, TableScreen) and screen.update is None
-        assert NOT_YET_LOGGED[:30] in screen_text(app)
+        screen = await _waiting_screen(pilot, app)
         before = table.record_text()
         for key in ("p", "c", "h", "1", "space", "enter", "right", "a", "r", "k", "x"):
             await pilot.press(key)  # none of them acts on a table it has not been shown
@@ -119,10 +128,7 @@ async def test_a_screen_waiting_for_a_refused_step_reads_the_log_again_until_it_
     table.unwritten = True
     app = EcarteApp(table=table, seat=0, settings=Settings(), served=True, save=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
-        screen = app.screen
-        assert isinstance(screen, TableScreen) and screen.update is None
-        assert NOT_YET_LOGGED[:30] in screen_text(app)
+        screen = await _waiting_screen(pilot, app, 0.3)  # (some tries to read the log)
         log.down = False  # the records answer again: the screen is shown the log's table
         for _ in range(100):
             await pilot.pause(0.02)
