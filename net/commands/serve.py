@@ -218,8 +218,8 @@ async def serve(args: argparse.Namespace) -> int:
         f"join with:            {server.join_command()}",
         f"block list:           {blocklist_note(server.blocklist, bool(config.store))}",
         f"notice:               {notice_note(server.notice, bool(config.store))}",
-        f"data:                 {config.data_dir} (finished games in archive/, "
-        "see `ecarte replay FILE`)",
+        f"data:                 {config.data_dir} (finished games in archive/: "
+        "`ecarte replay FILE`; a backup while it runs: `ecarte backup`)",
     ]
     if tables:
         out.append(f"restored {tables} table{'s' if tables != 1 else ''} from the last run")

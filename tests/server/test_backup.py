@@ -39,6 +39,7 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
     backup = tmp_path / "club.tar.gz"
     server = ServerProcess(data, free_port(), "--bot-delay", "0.05")
     banner = await server.start()
+    assert "a backup while it runs: `ecarte backup`" in banner  # (how an operator learns it)
     keys = {"anna": new_key(), "ben": new_key()}
     try:
         anna, ben, code = await registered_pair(server.port, keys)
