@@ -27,8 +27,8 @@ from net.commands.backup import (
     club_counts,
     report,
 )
-from net.private_file import write_private
 from net.ssh.host_key import HOST_KEY_FILENAME
+from net.ssh.private_file import write_private
 
 TOP_FILES = frozenset((DATABASE, HOST_KEY_FILENAME, *OPERATOR_FILES))
 RECORD_NAME = re.compile(rf"{ARCHIVE_DIR}/[A-Za-z0-9][A-Za-z0-9._-]*\.ecn")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import asyncssh
 
-from net.private_file import write_private
+from net.ssh.private_file import write_private
 
 HOST_KEY_FILENAME = "ssh_host_ed25519_key"
 
