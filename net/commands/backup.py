@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ecarte_tui.commands.arg_types import count
-from net.ssh.host_key import HOST_KEY_FILENAME
+from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 
 PREFIX, SUFFIX = "ecarte-backup-", ".tar.gz"  # what a backup is named in a directory
 BACKUP_NAME = re.compile(rf"{PREFIX}\d{{8}}-\d{{6}}{re.escape(SUFFIX)}")
@@ -141,7 +141,7 @@ def _add_database(tar: tarfile.TarFile, data_dir: Path) -> list[str]:
     with _consistent_copy(source) as copy:
         tables, players = club_counts(copy)
         tar.add(copy, arcname=DATABASE, filter=_private)
-    return [f"{DATABASE}: {tables} tables, {players} players (one consistent state, taken "
+    return [f"{DATABASE}: {counted(tables, players)} (one consistent state, taken "
             "while the server may be writing)"]
 
 
@@ -165,6 +165,12 @@ def _consistent_copy(source: Path) -> Iterator[Path]:
         yield copy
 
 
+def counted(tables: int, players: int) -> str:
+    """"1 table, 2 players"."""
+    return (f"{tables} table{'' if tables == 1 else 's'}, "
+            f"{players} player{'' if players == 1 else 's'}")
+
+
 def club_counts(db: Path) -> tuple[int, int]:
     """(tables, players) in a club's SQLite database; BackupError if it is not one."""
     conn = sqlite3.connect(db)
@@ -183,7 +189,8 @@ def _add_files(tar: tarfile.TarFile, data_dir: Path) -> list[str]:
     key = data_dir / HOST_KEY_FILENAME
     if key.exists():
         tar.add(key, arcname=HOST_KEY_FILENAME, filter=_private)
-        said.append(f"{HOST_KEY_FILENAME}: the host key (the fingerprint players trust)")
+        said.append(f"{HOST_KEY_FILENAME}: the host key, "
+                    f"{fingerprint_of(key.read_bytes())} (what players' ssh trusts)")
     else:
         said.append(f"{HOST_KEY_FILENAME}: none yet (made at the server's first start)")
     kept = [name for name in OPERATOR_FILES if (data_dir / name).is_file()]

@@ -25,9 +25,10 @@ from net.commands.backup import (
     OPERATOR_FILES,
     BackupError,
     club_counts,
+    counted,
     report,
 )
-from net.ssh.host_key import HOST_KEY_FILENAME
+from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 from net.ssh.private_file import write_private
 
 TOP_FILES = frozenset((DATABASE, HOST_KEY_FILENAME, *OPERATOR_FILES))
@@ -140,9 +141,10 @@ def _summary(archive: Path, data_dir: Path, members: dict[str, bytes],
     lines = [f"restored {archive} into {data_dir}"]
     if DATABASE in members:
         tables, players = club_counts(data_dir / DATABASE)
-        lines.append(f"  {DATABASE}: {tables} tables, {players} players")
+        lines.append(f"  {DATABASE}: {counted(tables, players)}")
     if HOST_KEY_FILENAME in members:
-        lines.append(f"  {HOST_KEY_FILENAME}: the host key")
+        lines.append(f"  {HOST_KEY_FILENAME}: the host key, "
+                     f"{fingerprint_of(members[HOST_KEY_FILENAME])}")
     kept = [name for name in OPERATOR_FILES if name in members]
     if kept:
         lines.append(f"  {', '.join(kept)}")

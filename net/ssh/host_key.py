@@ -35,6 +35,14 @@ def host_key_fingerprint(key: asyncssh.SSHKey) -> str:
     return key.get_fingerprint("sha256")
 
 
+def fingerprint_of(data: bytes) -> str:
+    """The fingerprint of a host key file's contents, or why it cannot be read."""
+    try:
+        return host_key_fingerprint(asyncssh.import_private_key(data))
+    except (asyncssh.KeyImportError, ValueError) as e:
+        return f"not a private key ({e})"
+
+
 def join_command(host: str, port: int, command: str | None = None) -> str:
     """The ssh command a player types; `-t` is needed when a command is given."""
     parts = ["ssh"]

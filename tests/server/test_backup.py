@@ -53,7 +53,8 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
 
         made = ecarte("backup", str(backup), "--data-dir", str(data))
         assert made.returncode == 0, made.stderr
-        assert "club.db: 1 tables, 2 players" in made.stdout
+        assert "club.db: 1 table, 2 players" in made.stdout
+        assert f"the host key, {fingerprint(banner)}" in made.stdout  # as players know it
         assert backup.stat().st_mode & 0o777 == 0o600, "it holds the host's private key"
 
         refused = ecarte("restore", str(backup), "--data-dir", str(data))
@@ -71,7 +72,8 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
 
     done = ecarte("restore", str(backup), "--data-dir", str(elsewhere))
     assert done.returncode == 0, done.stderr
-    assert "club.db: 1 tables, 2 players" in done.stdout
+    assert "club.db: 1 table, 2 players" in done.stdout
+    assert f"the host key, {fingerprint(banner)}" in done.stdout
     store = Store(elsewhere / "club.db")
     assert store.table(code).ecn == ecn  # type: ignore[union-attr]
     store.close()
