@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import select
 import sqlite3
 import threading
 import time
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -261,8 +263,27 @@ def connect(target: str | Any, timeout: float = 10.0) -> sqlite3.Connection | Pg
     """A connection to the club's store: a PostgreSQL URL, or an SQLite file."""
     if is_url(target):
         return PgConnection(str(target))
+    if str(target) != ":memory:":
+        keep_private(Path(target))
     return sqlite3.connect(str(target), isolation_level=None, check_same_thread=False,
                            timeout=timeout)
+
+
+def keep_private(db: Path) -> None:
+    """The club's SQLite file holds the hidden cards of every game in play: readable by the
+    server's user only, as its host key is (SQLite makes the ``-wal`` and ``-shm`` files
+    with the database's mode; those an older version left are made so too)."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(db, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for path in (db, db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")):
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except FileNotFoundError:
+            continue
+        except PermissionError:  # (another user's file the server may write: it says so)
+            log.warning("%s may be read by other users and is not the server's to change",
+                        path)
 
 
 def schema_ddl(sqlite_script: str, rowid_tables: tuple[str, ...] = ()) -> str:

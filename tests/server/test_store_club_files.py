@@ -66,3 +66,4 @@ def test_a_machine_silent_for_a_day_no_longer_keeps_anyone_out(club_db_target, t
         assert here.step() == (True, False) and not here.blocklist.name("troll")
     finally:
         store.close()
+
