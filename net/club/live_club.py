@@ -471,7 +471,8 @@ class Club:
     def _archive(self, lt: LiveTable, table: Table) -> None:
         if self.archive_dir is None:
             return
-        self.archive_dir.mkdir(parents=True, exist_ok=True)
+        # (every discard of the match is in its record: the operator's to read, no one else's)
+        self.archive_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.archive_dir / f"{lt.record_id}.ecn"
         path.write_text(table.record_text(), encoding="utf-8")
         m = table.match

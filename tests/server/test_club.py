@@ -120,6 +120,7 @@ def test_drop_timeout_then_take_win_or_bot(tmp_path):
     assert lt.finished and club.store.table(lt.code).status == "finished"
     assert club.store.table(lt.code).winner == "k1"
     assert (tmp_path / "archive" / f"{lt.code}.ecn").exists()
+    assert (tmp_path / "archive").stat().st_mode & 0o777 == 0o700, "the operator's to read"
 
 
 async def anna_plays_the_bot_out(club: Club):
