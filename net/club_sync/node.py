@@ -26,6 +26,7 @@ from ecarte_tui.table import Table
 from net.club_sync.genesis import TableGenesis
 from net.club_sync.journal import DeferredStoreJournal, StepWriter, StoreJournal
 from net.club_sync.local_wake import LocalWake
+from net.club_sync.log_pruning import LogPruner
 from net.club_sync.outage import OutageLog, is_outage
 from net.club_sync.sync_store import NOTE_SEP, WATCHERS, Changes, Steps, SyncStore
 from net.store.postgres import first_line
@@ -85,6 +86,7 @@ class ClubNode:
         # what the database going away kept from being read: read at the next feed
         self._follow_again: set[str] = set()
         self._refresh_again: set[str] = set()
+        self.pruner = LogPruner(sync, wall, self._ids[1])  # logs and feed no node needs
         sync.renew_leases(self.name, wall(), LEASE_SECONDS)  # alive before anything counts
 
     # ------------------------------------------------------------------ running
@@ -212,6 +214,7 @@ class ClubNode:
                     self.beat()
                 else:
                     await self._beat_async(self.alog)
+                self.pruner.tick(self._ids[1])
                 outage.worked()
             except Exception as e:
                 outage.failed(e)
