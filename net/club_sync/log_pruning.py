@@ -52,8 +52,9 @@ def prune_logs(sync: SyncStore, before: str, batch: int = BATCH) -> int:
         if len(codes) < batch:
             codes += [r[0] for r in db.execute(
                 _LOGS_OF_POOLS_CLOSED, (before, batch - len(codes))).fetchall()]
-        for code in codes:
-            db.execute("DELETE FROM table_log WHERE code = ?", (code,))
+        if codes:  # (one statement: one round trip to PostgreSQL for the whole batch)
+            marks = ", ".join("?" * len(codes))
+            db.execute(f"DELETE FROM table_log WHERE code IN ({marks})", tuple(codes))
     return len(codes)
 
 
