@@ -16,8 +16,11 @@ import os
 import re
 import sqlite3
 import tarfile
+import tempfile
 import time
 from pathlib import Path
+
+import asyncssh
 
 from net.commands.backup import (
     ARCHIVE_DIR,
@@ -96,7 +99,27 @@ def _read_members(archive: Path) -> dict[str, bytes]:
                           "changed") from e
     if not members:
         raise BackupError(f"{archive} is empty: nothing was changed")
+    _check_contents(archive, members)
     return members
+
+
+def _check_contents(archive: Path, members: dict[str, bytes]) -> None:
+    """A database that is not a club's, or a host key that is not a key, would leave a
+    server that cannot start: refused before anything is written."""
+    if HOST_KEY_FILENAME in members:
+        try:
+            asyncssh.import_private_key(members[HOST_KEY_FILENAME])
+        except (asyncssh.KeyImportError, ValueError) as e:
+            raise BackupError(f"{archive}: its {HOST_KEY_FILENAME} is not a private key "
+                              f"({e}): nothing was changed") from e
+    if DATABASE in members:
+        with tempfile.TemporaryDirectory(prefix="ecarte-restore-") as tmp:
+            copy = Path(tmp) / DATABASE
+            copy.write_bytes(members[DATABASE])
+            try:
+                club_counts(copy)
+            except BackupError as e:
+                raise BackupError(f"{archive}: {e}: nothing was changed") from e
 
 
 def _release_database(data_dir: Path) -> None:

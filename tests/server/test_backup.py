@@ -90,11 +90,14 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
         await again.stop()
 
 
+KEY = new_key().export_private_key()
+
+
 def _club(data: Path) -> None:
     """A data directory as a stopped server leaves it (a host key, a database, a record)."""
     data.mkdir()
     Store(data / "club.db").close()
-    (data / HOST_KEY_FILENAME).write_text("the key\n")
+    (data / HOST_KEY_FILENAME).write_bytes(KEY)
     (data / "notice").write_text("closing at ten\n")
     (data / "archive").mkdir()
     (data / "archive" / "ABCD-1.ecn").write_text("[A \"anna\"]\n")
@@ -106,7 +109,7 @@ def test_a_restore_keeps_what_it_replaces_and_no_old_log_is_applied(tmp_path):
     lines = write_backup(data, backup)
     assert any("archive/: 1 finished game" in line for line in lines)
     (data / "notice").write_text("a newer notice\n")
-    (data / HOST_KEY_FILENAME).write_text("a key made since\n")
+    (data / HOST_KEY_FILENAME).write_bytes(new_key().export_private_key())  # made since
     (data / "club.db-wal").write_bytes(b"an old server's log")
     restore(backup, data)
     assert (data / "notice").read_text() == "closing at ten\n"
@@ -114,9 +117,9 @@ def test_a_restore_keeps_what_it_replaces_and_no_old_log_is_applied(tmp_path):
     assert (aside / "notice").read_text() == "a newer notice\n"
     assert not (data / "club.db-wal").exists()
     assert (data / "archive" / "ABCD-1.ecn").read_text() == "[A \"anna\"]\n"
-    assert (data / HOST_KEY_FILENAME).read_text() == "the key\n"
+    assert (data / HOST_KEY_FILENAME).read_bytes() == KEY
     assert (data / HOST_KEY_FILENAME).stat().st_mode & 0o777 == 0o600
-    assert (aside / HOST_KEY_FILENAME).read_text() == "a key made since\n"
+    assert (aside / HOST_KEY_FILENAME).read_bytes() != KEY
 
 
 def _tar_with(path: Path, name: str, data: bytes = b"x") -> None:
@@ -137,6 +140,21 @@ def test_an_archive_that_is_not_a_backup_changes_nothing(tmp_path, name):
         restore(bad, data)
     assert {p: p.read_bytes() for p in data.rglob("*") if p.is_file()} == before
     assert not (tmp_path / "outside").exists()
+
+
+@pytest.mark.parametrize(("name", "data", "why"), [
+    ("club.db", b"not a database at all", "club.db is not a club's database"),
+    (HOST_KEY_FILENAME, b"-----BEGIN NOTHING-----", "is not a private key"),
+])
+def test_a_backup_whose_database_or_key_is_broken_changes_nothing(tmp_path, name, data, why):
+    data_dir, bad = tmp_path / "data", tmp_path / "bad.tar.gz"
+    _club(data_dir)
+    before = {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()}
+    _tar_with(bad, name, data)
+    with pytest.raises(BackupError, match=f"{why}.*nothing was changed"):
+        restore(bad, data_dir)
+    assert {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()} == before
+    assert not list(data_dir.glob("before-restore-*"))
 
 
 def test_a_backup_never_overwrites_and_names_what_is_missing(tmp_path):
