@@ -244,3 +244,13 @@ async def registered_pair(port: int, keys: dict[str, asyncssh.SSHKey]) -> tuple[
     code = await open_table(anna)
     ben = await first_visit(port, "ben", keys["ben"], seed=2, command=f"join {code}")
     return anna, ben, code
+
+
+class Clock:
+    """A clock a test moves by hand (``clock.now += 3600``): timeouts without waiting."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

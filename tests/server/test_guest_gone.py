@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server_harness import Seat, club_server, first_visit, new_key, open_table
+from server_harness import Clock, Seat, club_server, first_visit, new_key, open_table
 from test_club_nodes import ANNA, BRUNO, make_node
 
 from net.club import Club, LiveTable, TableOptions
@@ -92,13 +92,6 @@ async def test_over_ssh_the_opponent_of_a_guest_who_left_is_offered_the_win_at_o
         await anna.close()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
 
 def test_games_left_an_hour_are_let_go_against_the_bot_won_by_it(tmp_path):
     store, clock = Store(tmp_path / "club.db"), Clock()
@@ -111,18 +104,18 @@ def test_games_left_an_hour_are_let_go_against_the_bot_won_by_it(tmp_path):
     for table, s in ((lt, seat), (people, 0), (people, 1)):
         c.connected(table, s)
         c.disconnected(table, s)  # everybody gone home
-    clock.t += 3599
+    clock.now += 3599
     c.sweep()
     assert not lt.finished and not people.finished, "they may still come back"
     c.connected(lt, seat)  # anna did, to the bot's game, and left again: its hour restarts
     c.disconnected(lt, seat)
-    clock.t += 3599
+    clock.now += 3599
     c.sweep()  # both people gone two hours: nobody claimed it, nobody came back to it
     assert people.finished and people.code not in c.tables
     stored = store.table(people.code)
     assert stored is not None and stored.status == "closed" and stored.winner is None
     assert not lt.finished
-    clock.t += 1
+    clock.now += 1
     c.sweep()
     assert lt.finished and lt.table.match.match_winner == 1  # type: ignore[union-attr]
     assert store.table(lt.code).status == "finished"  # type: ignore[union-attr]

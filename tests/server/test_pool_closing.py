@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from server_harness import Clock
+
 from net.club import Club, TableOptions
 from net.club.clubhouse.options import ClubOptions
 from net.club.house import House
@@ -13,13 +15,6 @@ from net.store import Player, RoundStore, Store
 ANN, BOB, CLEO = Player("SHA256:ann", "ann"), Player("SHA256:bob", "bob"), Player(
     "SHA256:cleo", "cleo")
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def staked_pool(tmp_path, clock: Clock) -> tuple[Club, House]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from server_harness import Clock
 
 from ecarte_tui.engine import read_ecn
 from net.club import Club, ClubError, TableOptions, pool_tables
@@ -17,13 +18,6 @@ from net.store import Player, RoundStore, Store
 
 ANN, BOB, CLEO = (Player(f"SHA256:{n}", n) for n in ("ann", "bob", "cleo"))
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def make_club(tmp_path, clock: Clock) -> Club:

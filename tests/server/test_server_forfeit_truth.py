@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server_harness import Seat, club_server, generous_limits, new_key
+from server_harness import Clock, Seat, club_server, generous_limits, new_key
 
 from ecarte_tui.engine import read_ecn, summary
 from net.club import Club, TableOptions
@@ -107,13 +107,6 @@ async def test_a_forfeit_reads_the_same_in_the_record_the_store_the_ledger_and_t
             assert prompt not in screen, screen
         await anna.close()
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def play_first_hand(lt) -> None:

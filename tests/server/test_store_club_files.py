@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from server_harness import Clock
+
 from net.club_sync import operator_files
 from net.club_sync.operator_files import OperatorFiles
 from net.screens.club_notice import Notice
@@ -30,13 +32,6 @@ def test_each_machine_has_one_row_of_each_kind_replaced_when_it_changes(club_db_
     finally:
         store.close()
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _machine(store: Store, folder: Path, clock: Clock) -> OperatorFiles:
