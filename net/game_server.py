@@ -179,9 +179,10 @@ class GameServer:
         refuses are ended, and a new notice is shown to every session."""
         while True:
             await asyncio.sleep(BLOCKLIST_SECONDS)
-            listed, noticed = self.blocklist.refresh(), self.notice.refresh()
+            self.blocklist.refresh()
+            noticed = self.notice.refresh()
             if self.operator_files is not None:  # (the club's: every machine's files)
-                noticed = self.operator_files.step(listed, noticed)[1]
+                noticed = self.operator_files.step()[1]
             if self.blocklist.version != self._enforced:
                 self._enforced = self.blocklist.version
                 self.end_refused_sessions()

@@ -48,33 +48,26 @@ class OperatorFiles:
         self.machine, self.blocklist, self.notice = machine, blocklist, notice
         self.clock = clock
         self._said = -REPEAT_SECONDS  # when this machine's files were last published
-        self._unsent = {BLOCKLIST, NOTICE}  # this machine's files not yet in the store
+        self._sent: dict[str, tuple[str, float]] = {}  # what the store has of this machine's
         self._read: tuple[MachineFile, ...] | None = None  # the other lists last parsed
         self._outage = OutageLog("sharing the block list and the notice", log)
 
-    def step(self, blocklist_changed: bool = False, notice_changed: bool = False
-             ) -> tuple[bool, bool]:
-        """Publish what changed here, read every machine's: whether the club's block list
-        and its notice changed. While the store is away each machine keeps its own list
-        and the last it read of the others."""
-        if blocklist_changed:
-            self._unsent.add(BLOCKLIST)
-        if notice_changed:
-            self._unsent.add(NOTICE)
+    def step(self) -> tuple[bool, bool]:
+        """Publish this machine's files if they are not as last published (whoever read
+        them: a login reads the block list too), read every machine's: whether the club's
+        block list and its notice changed. While the store is away each machine keeps its
+        own list and the last it read of the others."""
         now = self.clock()
-        if now - self._said >= REPEAT_SECONDS:  # (still part of the club)
-            self._unsent |= {BLOCKLIST, NOTICE}
+        mine = {BLOCKLIST: (self.blocklist.text, self._written(self.blocklist)),
+                NOTICE: (self.notice.own, self.notice.written)}
+        repeat = now - self._said >= REPEAT_SECONDS  # (still part of the club)
         try:
-            for kind in sorted(self._unsent):
-                if kind == BLOCKLIST:
-                    self.files.publish(kind, self.machine, self.blocklist.text,
-                                       self._written(self.blocklist), now)
-                else:
-                    self.files.publish(kind, self.machine, self.notice.own,
-                                       self.notice.written, now)
-            if self._unsent:
+            for kind, (text, written) in mine.items():
+                if repeat or self._sent.get(kind) != (text, written):
+                    self.files.publish(kind, self.machine, text, written, now)
+                    self._sent[kind] = (text, written)
+            if repeat:
                 self._said = now
-            self._unsent.clear()
             since = now - STALE_SECONDS
             lists, notices = self.files.of(BLOCKLIST, since), self.files.of(NOTICE, since)
             self._outage.worked()

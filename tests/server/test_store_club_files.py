@@ -62,3 +62,23 @@ def test_a_machine_silent_for_a_day_no_longer_keeps_anyone_out(club_db_target, t
     finally:
         store.close()
 
+
+
+def test_a_list_read_by_a_login_first_still_reaches_the_other_machines(club_db_target,
+                                                                        tmp_path):
+    """A connection reads the block list before the watcher does (net/ssh/server.py): the
+    change must still be published, not wait for the ten-minute repeat."""
+    store, clock = Store(club_db_target), Clock()
+    try:
+        there = _machine(store, tmp_path / "there", clock)
+        here = _machine(store, tmp_path / "here", clock)
+        there.step()
+        here.step()
+        (tmp_path / "there" / "blocklist").write_text("name:troll\n")
+        (tmp_path / "there" / "notice").write_text("back at ten\n")
+        assert there.blocklist.refresh() and there.notice.refresh()  # (a login, say)
+        there.step()
+        here.step()
+        assert here.blocklist.name("troll") and here.notice.text == "back at ten"
+    finally:
+        store.close()
