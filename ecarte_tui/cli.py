@@ -26,6 +26,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("net.commands.backup",
                "the server's club, host key and archive in one file, while it runs"),
     "restore": ("net.commands.restore", "put a backup back into a stopped server's data"),
+    "status": ("net.commands.status",
+               "how busy the server is: its processes, sessions and tables, summed"),
 }
 
 
@@ -48,12 +50,17 @@ def build_parser(available: dict[str, object]) -> argparse.ArgumentParser:
 
 def version_text() -> str:
     """"ecarte 0.1.0": the installed distribution's version (what a bug report needs)."""
+    return f"ecarte {package_version()}"
+
+
+def package_version() -> str:
+    """"0.1.0", or "(not installed)" when run from a checkout that was never installed."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return f"ecarte {version('ecarte-tui')}"
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "ecarte (not installed)"
+        return version("ecarte-tui")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def _load(name: str) -> object | None:

@@ -10,15 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import socket
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ecarte_tui.cli import package_version
 from net.club import Club, pool_tables
 from net.club.house import House
 from net.club.identity import Identities, is_guest
+from net.club_sync.node import node_name
 from net.club_sync.operator_files import OperatorFiles, machine_name
 from net.club_sync.outage import OutageLog
 from net.screens.club_app import ClubApp, ClubContext
@@ -30,6 +33,7 @@ from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
 from net.ssh.shared_counts import SharedCounts
 from net.store.club_store import GalleryStore, Store
+from net.store.serving import Serving, ServingRow
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +89,8 @@ class GameServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.store = Store(config.store_target())
+        self.serving = Serving(self.store)
+        self.started = time.time()
         self.club = Club(
             self.store,
             archive_dir=config.data_dir / "archive",
@@ -159,7 +165,14 @@ class GameServer:
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
         self._keeper = asyncio.create_task(self._watch_files(), name="club-files")
+        with contextlib.suppress(Exception):  # (the sweep says it again)
+            self.say_serving()
         return self
+
+    @property
+    def node_name(self) -> str:
+        """This process in the store: its club node's name, or host:pid."""
+        return self.club.node.name if self.club.node is not None else node_name()
 
     @property
     def port(self) -> int:
@@ -223,6 +236,7 @@ class GameServer:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 self.club.sweep()
+                self.say_serving()
                 outage.worked()
             except Exception as e:  # housekeeping must never stop the server
                 outage.failed(e)
@@ -233,17 +247,30 @@ class GameServer:
                     said = now
                     log.info("%s", now)
 
-    def status(self) -> str:
-        """How busy this process is, for the operator's log: its sessions (how many are
-        guests) and the tables it holds, by state."""
+    def _counts(self) -> tuple[int, int, int]:
+        """This process's sessions, how many of them are guests', how many watch a table."""
         assert self.ssh is not None
         apps = [s.app for s in self.ssh.sessions if isinstance(s.app, ClubApp)]
         guests = sum(1 for a in apps if a.player is not None and is_guest(a.player))
+        return len(apps), guests, sum(lt.watchers for lt in self.club.tables.values())
+
+    def say_serving(self) -> None:
+        """Tell the store how busy this process is (for ``ecarte status``); raised if the
+        store cannot be reached."""
+        assert self.ssh is not None
+        sessions, guests, watching = self._counts()
+        self.serving.say(ServingRow(
+            self.node_name, socket.gethostname(), os.getpid(), self.ssh.port,
+            package_version(), self.started, time.time(), sessions, guests, watching))
+
+    def status(self) -> str:
+        """How busy this process is, for the operator's log: its sessions (how many are
+        guests) and the tables it holds, by state."""
+        sessions, guests, watchers = self._counts()
         tables = list(self.club.tables.values())
         playing = sum(1 for lt in tables if lt.table is not None and not lt.finished)
         waiting = sum(1 for lt in tables if lt.table is None)
-        watchers = sum(lt.watchers for lt in tables)
-        return (f"now: {len(apps)} session{'' if len(apps) == 1 else 's'} ({guests} "
+        return (f"now: {sessions} session{'' if sessions == 1 else 's'} ({guests} "
                 f"guest{'' if guests == 1 else 's'}), {playing} table"
                 f"{'' if playing == 1 else 's'} in play, {waiting} waiting for a player, "
                 f"{watchers} watching")
@@ -255,6 +282,8 @@ class GameServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         pool_tables.cancel_timers(self.club)  # no round may start on a closed store
+        with contextlib.suppress(Exception):  # (gone from ``ecarte status`` in an hour)
+            self.serving.gone(self.node_name)
         if self.club.node is not None:
             await self.club.node.stop()  # its leases go to the other nodes at once
         if self.ssh is not None:

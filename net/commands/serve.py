@@ -19,12 +19,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_data_dir
 
 from ecarte_tui.commands.arg_types import count, port_number, positive_seconds, seconds
 from net.commands.workers import LISTENING
+
+if TYPE_CHECKING:
+    from net.game_server import ServerConfig
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -97,6 +100,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 CLUB_LIST = "; with every other machine's, the whole club's list"
 CLUB_NOTICE = "; the latest written on any machine is the club's"
+
+
+def status_command(config: ServerConfig) -> str:
+    """How the operator asks how busy the club is (the store's URL is not printed: it may
+    hold a password)."""
+    here = "" if config.data_dir == default_data_dir() else f" --data-dir {config.data_dir}"
+    return "ecarte status" + here + (" --store URL" if config.store else "")
 
 
 def blocklist_note(blocklist: Any, machines: bool = False) -> str:
@@ -218,6 +228,8 @@ async def serve(args: argparse.Namespace) -> int:
         f"join with:            {server.join_command()}",
         f"block list:           {blocklist_note(server.blocklist, bool(config.store))}",
         f"notice:               {notice_note(server.notice, bool(config.store))}",
+        f"how busy:             `{status_command(config)}` (every process's sessions, "
+        "summed)",
         f"data:                 {config.data_dir} (finished games in archive/: "
         "`ecarte replay FILE`; a backup while it runs: `ecarte backup`)",
     ]

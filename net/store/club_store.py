@@ -59,8 +59,22 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 UPGRADES: dict[int, str] = {
+    7: """
+    CREATE TABLE IF NOT EXISTS serving (   -- each server process and how busy it is, for
+        node TEXT PRIMARY KEY,              -- ``ecarte status`` (net/store/serving.py)
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        port INTEGER NOT NULL,
+        version TEXT NOT NULL,
+        started REAL NOT NULL,              -- epoch s
+        said REAL NOT NULL,                 -- when it last said so (epoch s)
+        sessions INTEGER NOT NULL,
+        guests INTEGER NOT NULL,
+        watching INTEGER NOT NULL
+    );
+    """,
     6: """
     CREATE TABLE IF NOT EXISTS club_files (   -- each machine's block list and notice, so that
         kind TEXT NOT NULL,                   -- a club on several machines has one of each

@@ -1,0 +1,72 @@
+"""Each server process says in the club's store how busy it is, so that ``ecarte status``
+can sum a club served by several workers or machines (SIGUSR1 asks one process at a time)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import astuple, dataclass, fields, replace
+from typing import Any
+
+from net.store.club_store import Store
+from net.store.postgres import PgConnection
+
+REFRESH_SECONDS = 30.0  # a process unchanged says it again this often (it is alive)
+FORGET_SECONDS = 3600.0  # a row not said again for this long is deleted (a killed process)
+
+
+@dataclass(frozen=True, slots=True)
+class ServingRow:
+    node: str  # host:pid, the process's name in the store
+    host: str
+    pid: int
+    port: int
+    version: str
+    started: float  # epoch seconds
+    said: float  # epoch seconds
+    sessions: int
+    guests: int
+    watching: int
+
+
+COLUMNS = ", ".join(f.name for f in fields(ServingRow))
+
+
+def read_serving(db: sqlite3.Connection | PgConnection) -> list[ServingRow]:
+    """Every process's last word, oldest start first."""
+    rows: list[tuple[Any, ...]] = db.execute(
+        f"SELECT {COLUMNS} FROM serving ORDER BY started, node").fetchall()
+    return [ServingRow(str(r[0]), str(r[1]), int(r[2]), int(r[3]), str(r[4]), float(r[5]),
+                       float(r[6]), int(r[7]), int(r[8]), int(r[9])) for r in rows]
+
+
+class Serving:
+    """This process's row: written when its counts change, or every ``REFRESH_SECONDS``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._written: ServingRow | None = None
+        self._forgot = float("-inf")  # when rows of killed processes were last deleted
+
+    def say(self, row: ServingRow) -> bool:
+        """Write ``row`` unless the last one written says the same and is recent; whether
+        it was written. A failure (the database away) is raised: said again next time."""
+        last = self._written
+        if (last is not None and replace(last, said=row.said) == row
+                and row.said - last.said < REFRESH_SECONDS):
+            return False
+        with self.store._tx() as db:
+            db.execute(f"INSERT INTO serving ({COLUMNS}) VALUES ({', '.join('?' * 10)}) "
+                       "ON CONFLICT (node) DO UPDATE SET "
+                       + ", ".join(f"{f.name} = excluded.{f.name}"
+                                   for f in fields(ServingRow)[1:]), astuple(row))
+            if row.said - self._forgot >= REFRESH_SECONDS:
+                db.execute("DELETE FROM serving WHERE said < ?", (row.said - FORGET_SECONDS,))
+                self._forgot = row.said
+        self._written = row
+        return True
+
+    def gone(self, node: str) -> None:
+        """The process stops: it no longer serves anyone."""
+        with self.store._tx() as db:
+            db.execute("DELETE FROM serving WHERE node = ?", (node,))
+        self._written = None
