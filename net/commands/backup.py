@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ecarte_tui.commands.arg_types import count
+from net.commands.backup_words import BackupError, counted
 from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 
 PREFIX, SUFFIX = "ecarte-backup-", ".tar.gz"  # what a backup is named in a directory
@@ -29,10 +30,6 @@ BACKUP_NAME = re.compile(rf"{PREFIX}\d{{8}}-\d{{6}}{re.escape(SUFFIX)}")
 DATABASE = "club.db"
 OPERATOR_FILES = ("blocklist", "notice", "authorized_keys")  # what an operator wrote there
 ARCHIVE_DIR = "archive"  # finished games as ECN
-
-
-class BackupError(Exception):
-    """What keeps the backup from being made, said to the operator as is."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "ending in /) gets ecarte-backup-DATE-TIME.tar.gz (default: here)")
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory (default: {default_data_dir()})")
+    p.add_argument("--store", metavar="URL",
+                   help="the club's PostgreSQL (postgresql://...), as given to ecarte serve: "
+                        "its database goes in the archive too (by pg_dump)")
     p.add_argument("--keep", type=count(), metavar="N",
                    help="with a directory: then delete all but its N newest backups (a daily "
                         "timer's, net/deploy/ecarte-backup.timer)")
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             assert named is not None
             folder, target = named.parent, named
-        summary = write_backup(data_dir, target)
+        summary = write_backup(data_dir, target, args.store)
         if args.keep is not None:
             summary += [f"deleted {p} (older than the {args.keep} newest)"
                         for p in prune(folder, args.keep)]
@@ -103,8 +103,9 @@ def prune(folder: Path, keep: int) -> list[Path]:
     return old
 
 
-def write_backup(data_dir: Path, target: Path) -> list[str]:
-    """Write the archive (0600: it holds the host's private key); what it holds, in lines."""
+def write_backup(data_dir: Path, target: Path, store: str | None = None) -> list[str]:
+    """Write the archive (0600: it holds the host's private key); what it holds, in lines.
+    ``store``: the club's PostgreSQL URL, whose database is taken instead of ``club.db``."""
     if not data_dir.is_dir():
         raise BackupError(f"no data directory at {data_dir} (--data-dir names the server's)")
     if target.exists():
@@ -117,7 +118,7 @@ def write_backup(data_dir: Path, target: Path) -> list[str]:
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as raw:
             with tarfile.open(fileobj=raw, mode="w:gz") as tar:
-                said += _add_database(tar, data_dir)
+                said += _add_pg_dump(tar, store) if store else _add_database(tar, data_dir)
                 said += _add_files(tar, data_dir)
             raw.flush()
             os.fsync(raw.fileno())
@@ -128,16 +129,27 @@ def write_backup(data_dir: Path, target: Path) -> list[str]:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
     size = target.stat().st_size
+    how = f"ecarte restore {target} --data-dir {data_dir}" + (" --store URL" if store else "")
     return [f"wrote {target} ({_size(size)}, readable by you only: it holds the host key)",
             *(f"  {line}" for line in said),
-            f"to restore: stop the server, then  ecarte restore {target} --data-dir {data_dir}"]
+            f"to restore: stop the server{'s' if store else ''}, then  {how}"]
+
+
+def _add_pg_dump(tar: tarfile.TarFile, url: str) -> list[str]:
+    from net.commands import pg_backup
+
+    with tempfile.TemporaryDirectory(prefix="ecarte-backup-") as tmp:
+        dumped = Path(tmp) / pg_backup.PG_DUMP_FILE
+        said = pg_backup.dump(url, dumped)
+        tar.add(dumped, arcname=pg_backup.PG_DUMP_FILE, filter=_private)
+    return [said]
 
 
 def _add_database(tar: tarfile.TarFile, data_dir: Path) -> list[str]:
     source = data_dir / DATABASE
     if not source.exists():
-        return [f"{DATABASE}: none in {data_dir} (a club kept in PostgreSQL is backed up "
-                "with pg_dump)"]
+        return [f"{DATABASE}: none in {data_dir} (a club kept in PostgreSQL: give --store "
+                "URL to take its database)"]
     with _consistent_copy(source) as copy:
         tables, players = club_counts(copy)
         tar.add(copy, arcname=DATABASE, filter=_private)
@@ -163,12 +175,6 @@ def _consistent_copy(source: Path) -> Iterator[Path]:
         except sqlite3.DatabaseError as e:
             raise BackupError(f"{source} could not be read: {e}") from e
         yield copy
-
-
-def counted(tables: int, players: int) -> str:
-    """"1 table, 2 players"."""
-    return (f"{tables} table{'' if tables == 1 else 's'}, "
-            f"{players} player{'' if players == 1 else 's'}")
 
 
 def club_counts(db: Path) -> tuple[int, int]:

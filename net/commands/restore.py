@@ -31,10 +31,11 @@ from net.commands.backup import (
     counted,
     report,
 )
+from net.commands.pg_backup import PG_DUMP_FILE
 from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 from net.ssh.private_file import write_private
 
-TOP_FILES = frozenset((DATABASE, HOST_KEY_FILENAME, *OPERATOR_FILES))
+TOP_FILES = frozenset((DATABASE, PG_DUMP_FILE, HOST_KEY_FILENAME, *OPERATOR_FILES))
 RECORD_NAME = re.compile(rf"{ARCHIVE_DIR}/[A-Za-z0-9][A-Za-z0-9._-]*\.ecn")
 SQLITE_SIDE_FILES = (f"{DATABASE}-wal", f"{DATABASE}-shm")
 
@@ -46,23 +47,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory, the server stopped (default: "
                         f"{default_data_dir()})")
+    p.add_argument("--store", metavar="URL",
+                   help="the club's PostgreSQL (postgresql://...), every node stopped: its "
+                        "database is replaced by the backup's (one taken with --store)")
 
 
 def run(args: argparse.Namespace) -> int:
     from net.commands.serve import default_data_dir
 
-    return report("restore", lambda: restore(args.file, args.data_dir or default_data_dir()))
+    return report("restore", lambda: restore(args.file, args.data_dir or default_data_dir(),
+                                             args.store))
 
 
-def restore(archive: Path, data_dir: Path) -> list[str]:
-    """Unpack ``archive`` into ``data_dir``; what was done, in lines. Nothing is changed
-    when it refuses (a running server, an archive that is not a backup)."""
+def restore(archive: Path, data_dir: Path, store: str | None = None) -> list[str]:
+    """Unpack ``archive`` into ``data_dir`` (its database into ``store``, a PostgreSQL URL,
+    if it holds one); what was done, in lines. Nothing is changed when it refuses (a
+    running server, an archive that is not a backup, a database of the other kind)."""
     members = _read_members(archive)
+    _check_kind(archive, members, store)
+    aside = data_dir / time.strftime("before-restore-%Y%m%d-%H%M%S")
+    moved: list[str] = []
+    if store is not None:  # (first: refused, or failed in its one transaction, it is
+        moved += _restore_pg(store, members.pop(PG_DUMP_FILE), aside)  # all that changed)
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     if DATABASE in members:
         _release_database(data_dir)
-    aside = data_dir / time.strftime("before-restore-%Y%m%d-%H%M%S")
-    moved: list[str] = []
     for name, data in members.items():
         path = data_dir / name
         if path.exists() and path.read_bytes() == data:
@@ -76,7 +85,27 @@ def restore(archive: Path, data_dir: Path) -> list[str]:
             if (data_dir / side).exists():
                 _move_aside(data_dir / side, aside / side)
                 moved.append(side)
-    return _summary(archive, data_dir, members, aside if moved else None)
+    return _summary(archive, data_dir, members, aside if moved else None, store)
+
+
+def _check_kind(archive: Path, members: dict[str, bytes], store: str | None) -> None:
+    """The database a backup holds goes where its kind is kept, or nowhere."""
+    if store is None and PG_DUMP_FILE in members:
+        raise BackupError(f"{archive} holds a PostgreSQL club's database: give its URL with "
+                          "--store (nothing was changed)")
+    if store is not None and PG_DUMP_FILE not in members:
+        kind = ("an SQLite club's database (club.db): restore it without --store"
+                if DATABASE in members else "no database (taken without --store)")
+        raise BackupError(f"{archive} holds {kind}; nothing was changed")
+
+
+def _restore_pg(url: str, dump: bytes, aside: Path) -> list[str]:
+    from net.commands import pg_backup
+
+    with tempfile.TemporaryDirectory(prefix="ecarte-restore-") as tmp:
+        path = Path(tmp) / PG_DUMP_FILE
+        path.write_bytes(dump)
+        return pg_backup.restore(url, path, aside)
 
 
 def _read_members(archive: Path) -> dict[str, bytes]:
@@ -120,6 +149,16 @@ def _check_contents(archive: Path, members: dict[str, bytes]) -> None:
                 club_counts(copy)
             except BackupError as e:
                 raise BackupError(f"{archive}: {e}: nothing was changed") from e
+    if PG_DUMP_FILE in members:
+        from net.commands import pg_backup
+
+        with tempfile.TemporaryDirectory(prefix="ecarte-restore-") as tmp:
+            copy = Path(tmp) / PG_DUMP_FILE
+            copy.write_bytes(members[PG_DUMP_FILE])
+            try:
+                pg_backup.check_dump(copy)
+            except BackupError as e:
+                raise BackupError(f"{archive}: {e}: nothing was changed") from e
 
 
 def _release_database(data_dir: Path) -> None:
@@ -160,11 +199,17 @@ def _write(path: Path, data: bytes, data_dir: Path) -> None:
 
 
 def _summary(archive: Path, data_dir: Path, members: dict[str, bytes],
-             aside: Path | None) -> list[str]:
+             aside: Path | None, store: str | None) -> list[str]:
     lines = [f"restored {archive} into {data_dir}"]
     if DATABASE in members:
         tables, players = club_counts(data_dir / DATABASE)
         lines.append(f"  {DATABASE}: {counted(tables, players)}")
+    if store is not None:
+        from net.commands import pg_backup
+
+        tables, players = pg_backup.club_counts(store)
+        lines.append(f"  {PG_DUMP_FILE} into {pg_backup.describe(store)}: "
+                     f"{counted(tables, players)}")
     if HOST_KEY_FILENAME in members:
         lines.append(f"  {HOST_KEY_FILENAME}: the host key, "
                      f"{fingerprint_of(members[HOST_KEY_FILENAME])}")
