@@ -53,6 +53,7 @@ class ServerConfig:
     reconnect_timeout: float = 300.0
     lobby_idle_timeout: float | None = 600.0
     abandon_after: float = 3600.0  # a game left this long: the bot's, or closed (Club.sweep)
+    max_games_per_player: int = 5  # unfinished tables one player may sit at; 0: no bound
     bot_delay: float = 0.8
     bot_effort: float = 1.0  # the expert's search size at the club's tables (``make_bot``)
     default_bot_level: str = "expert"
@@ -103,6 +104,7 @@ class GameServer:
         self.house = House(config.store_target(), galleries=GalleryStore(self.store))
         self.club.house = self.house
         self.club.abandon_after = config.abandon_after
+        self.club.max_games = config.max_games_per_player
         if config.shared:
             from net.club.table_room import receive_mail
             from net.club_sync.node import ClubNode

@@ -33,6 +33,7 @@ from net.store.club_store import Player, RoundStore, Store, StoredTable
 
 log = logging.getLogger(__name__)
 ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or closed (sweep)
+MAX_GAMES_PER_PLAYER = 5  # tables one player may be seated at, unfinished, at once
 
 if TYPE_CHECKING:
     from net.club.house import House, StoredRound
@@ -83,6 +84,9 @@ class Club:
         self.tables: dict[str, LiveTable] = {}
         # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
+        # each table a player leaves lives an hour in memory, in every lobby and across
+        # restarts: without a bound one session could open thousands (0: no bound)
+        self.max_games = MAX_GAMES_PER_PLAYER
         self._unsaved: set[str] = set()  # tables whose last change the store refused
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
@@ -163,9 +167,25 @@ class Club:
 
     # ------------------------------------------------------------------ tables
 
+    def games_of(self, player_id: str) -> list[LiveTable]:
+        """The unfinished tables ``player_id`` is seated at (waiting, playing, or away)."""
+        return [lt for lt in self.tables.values()
+                if not lt.finished and lt.seat_of(player_id) is not None]
+
+    def _check_games(self, player: Player) -> None:
+        """ClubError when ``player`` may not take one more seat."""
+        games = self.games_of(player.id)
+        if self.max_games and len(games) >= self.max_games:
+            codes = ", ".join(sorted(lt.code for lt in games))
+            raise ClubError(
+                f"you already have {len(games)} unfinished games ({codes}), the most this "
+                "club allows at once: finish one first (a game you leave is the bot's, or "
+                f"closed, after {self.abandon_after / 60:.0f} min)")
+
     def create(self, player: Player, options: TableOptions) -> tuple[LiveTable, int]:
         """A new table with ``player`` in seat A; against a bot it starts at once."""
         options.check()
+        self._check_games(player)
         if self.house is not None:
             why = self.house.stake_refusal(player.id, options)
             if why is not None:
@@ -220,6 +240,7 @@ class Club:
         free = next((i for i, s in enumerate(lt.seats) if s.player_id is None), None)
         if free is None:
             raise ClubError(f"table {lt.code} is full: you may watch it instead")
+        self._check_games(player)
         if self.house is not None:
             why = self.house.stake_refusal(player.id, lt.options)
             if why is not None:

@@ -50,6 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="authorized_keys file for --private (default: DATA_DIR/authorized_keys)")
     p.add_argument("--reconnect-timeout", type=seconds, default=300.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat (300)")
+    p.add_argument("--max-games-per-player", type=count(0), default=5, metavar="N",
+                   help="unfinished games one player (a key, or a guest) may be seated at "
+                        "at once, waiting, playing or away; 0: no bound (5)")
     p.add_argument("--abandon-after", type=positive_seconds, default=3600.0,
                    metavar="SECONDS",
                    help="a game against the bot whose player has been away this long is "
@@ -160,6 +163,7 @@ def config_from(args: argparse.Namespace) -> object:
         authorized_keys=args.authorized_keys,
         reconnect_timeout=args.reconnect_timeout,
         abandon_after=args.abandon_after,
+        max_games_per_player=args.max_games_per_player,
         lobby_idle_timeout=args.lobby_idle_timeout or None,
         bot_delay=args.bot_delay,
         bot_effort=args.bot_effort,
