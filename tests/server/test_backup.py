@@ -13,8 +13,9 @@ import sys
 import tarfile
 from pathlib import Path
 
+import asyncssh
 import pytest
-from server_harness import new_key, registered_pair
+from server_harness import Seat, new_key, registered_pair
 from server_process import REPO, ServerProcess, free_port
 from test_server_restart import own_cards, top_line, welcomed_back
 
@@ -34,6 +35,26 @@ def fingerprint(banner: str) -> str:
     return banner.split("host key fingerprint: ", 1)[1].split()[0]
 
 
+async def at_trick_two(port: int, keys: dict[str, asyncssh.SSHKey]
+                       ) -> tuple[Seat, Seat, str, dict[str, list[str]]]:
+    """Two registered players at one table, at its second trick: (anna, ben, the table's
+    code, each one's cards)."""
+    anna, ben, code = await registered_pair(port, keys)
+    await asyncio.gather(anna.play(until=lambda s: "trick 2/5" in top_line(s)),
+                         ben.play(until=lambda s: "trick 2/5" in top_line(s)))
+    await asyncio.gather(anna.quiet(), ben.quiet())
+    return anna, ben, code, {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())}
+
+
+async def play_on_and_leave(anna: Seat, ben: Seat) -> None:
+    """The game goes on after the backup (the restored club must be the backup's), then
+    both leave."""
+    await asyncio.gather(anna.play(until=lambda s: "trick 3/5" in top_line(s)),
+                         ben.play(until=lambda s: "trick 3/5" in top_line(s)))
+    for seat in (anna, ben):
+        await seat.close()
+
+
 async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path):
     data, elsewhere = tmp_path / "data", tmp_path / "restored"
     backup = tmp_path / "club.tar.gz"
@@ -42,11 +63,7 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
     assert "a backup while it runs: `ecarte backup`" in banner  # (how an operator learns it)
     keys = {"anna": new_key(), "ben": new_key()}
     try:
-        anna, ben, code = await registered_pair(server.port, keys)
-        await asyncio.gather(anna.play(until=lambda s: "trick 2/5" in top_line(s)),
-                             ben.play(until=lambda s: "trick 2/5" in top_line(s)))
-        await asyncio.gather(anna.quiet(), ben.quiet())
-        cards = {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())}
+        anna, ben, code, cards = await at_trick_two(server.port, keys)
         store = Store(data / "club.db")
         ecn = store.table(code).ecn  # type: ignore[union-attr]
         store.close()
@@ -63,10 +80,7 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
         assert not list(data.glob("before-restore-*")), "nothing was changed"
 
         # the game goes on after the backup: the restored club is the backup's
-        await asyncio.gather(anna.play(until=lambda s: "trick 3/5" in top_line(s)),
-                             ben.play(until=lambda s: "trick 3/5" in top_line(s)))
-        for seat in (anna, ben):
-            await seat.close()
+        await play_on_and_leave(anna, ben)
     finally:
         await server.stop()
 
@@ -77,7 +91,15 @@ async def test_a_backup_taken_while_a_game_is_played_restores_that_game(tmp_path
     store = Store(elsewhere / "club.db")
     assert store.table(code).ecn == ecn  # type: ignore[union-attr]
     store.close()
-    again = ServerProcess(elsewhere, free_port(), "--bot-delay", "0.05")
+    await back_at_trick_two(ServerProcess(elsewhere, free_port(), "--bot-delay", "0.05"),
+                            banner, keys, cards)
+
+
+async def back_at_trick_two(again: ServerProcess, banner: str,
+                            keys: dict[str, asyncssh.SSHKey],
+                            cards: dict[str, list[str]]) -> None:
+    """The restored club started: the same host key as ``banner``'s, the table back, and
+    both players welcomed back at its second trick with ``cards``."""
     restarted = await again.start()
     try:
         assert fingerprint(restarted) == fingerprint(banner), "players' ssh knows this host"

@@ -14,10 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import new_key, registered_pair
+from server_harness import new_key
 from server_process import ServerProcess, free_port
-from test_backup import KEY, _tar_with, ecarte, fingerprint
-from test_server_restart import own_cards, top_line, welcomed_back
+from test_backup import (
+    KEY,
+    _tar_with,
+    at_trick_two,
+    back_at_trick_two,
+    ecarte,
+    play_on_and_leave,
+)
 
 from net.commands import pg_backup
 from net.commands.backup import BackupError, write_backup
@@ -144,12 +150,7 @@ async def test_a_postgresql_clubs_game_comes_back_from_its_backup(postgres_url, 
     banner = await server.start()
     keys = {"anna": new_key(), "ben": new_key()}
     try:
-        anna, ben, _ = await registered_pair(server.port, keys)
-        await asyncio.gather(anna.play(until=lambda s: "trick 2/5" in top_line(s)),
-                             ben.play(until=lambda s: "trick 2/5" in top_line(s)))
-        await asyncio.gather(anna.quiet(), ben.quiet())
-        cards = {"anna": own_cards(anna.text()), "ben": own_cards(ben.text())}
-
+        anna, ben, _, cards = await at_trick_two(server.port, keys)
         made = ecarte("backup", str(backup), "--data-dir", str(data), "--store", postgres_url)
         assert made.returncode == 0, made.stderr
         assert "club.pgdump: 1 table, 2 players" in made.stdout
@@ -160,23 +161,11 @@ async def test_a_postgresql_clubs_game_comes_back_from_its_backup(postgres_url, 
                 break
             await asyncio.sleep(0.1)
         assert "stop every node first" in refused.stderr, refused.stderr
-        await asyncio.gather(anna.play(until=lambda s: "trick 3/5" in top_line(s)),
-                             ben.play(until=lambda s: "trick 3/5" in top_line(s)))
-        for seat in (anna, ben):
-            await seat.close()
+        await play_on_and_leave(anna, ben)
     finally:
         await server.stop()
 
     done = ecarte("restore", str(backup), "--data-dir", str(data), "--store", postgres_url)
     assert done.returncode == 0, done.stderr
-    again = ServerProcess(data, free_port(), "--bot-delay", "0.05", "--store", postgres_url)
-    restarted = await again.start()
-    try:
-        assert fingerprint(restarted) == fingerprint(banner)
-        assert "restored 1 table" in restarted
-        anna, ben, back = await welcomed_back(again.port, keys, "trick 2/5")
-        assert back == cards
-        for seat in (anna, ben):
-            await seat.close()
-    finally:
-        await again.stop()
+    await back_at_trick_two(ServerProcess(data, free_port(), "--bot-delay", "0.05",
+                                          "--store", postgres_url), banner, keys, cards)
