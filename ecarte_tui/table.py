@@ -33,6 +33,7 @@ from .engine import (
     write_ecn,
 )
 from .engine.deal import FirstDealDraw, deal_rng
+from .engine.ecn import RESIGNED, TERMINATION
 
 log = logging.getLogger(__name__)
 RECORDS_AWAY = ("the move could not be recorded (the club's records do not answer): try "
@@ -382,7 +383,7 @@ class Table:
         elif verb == "ready":
             self._ready_for_next(seat)
         elif verb == "forfeit":
-            self._forfeit(seat)
+            self._forfeit(seat, resigned=arg == RESIGNED)
         else:
             raise TableError(f"unknown step {verb!r} in the table's log")
 
@@ -513,13 +514,21 @@ class Table:
         the ledger and every screen read one result; stored and shown like any change."""
         self._step(("forfeit", seat, ""))
 
-    def _forfeit(self, seat: int) -> None:
+    def resign(self, seat: int) -> None:
+        """``seat`` gives the match up: as ``forfeit``, said so (``[Termination
+        "resigned"]``). The same step as a forfeit, so a node of an older version reads it."""
+        self._step(("forfeit", seat, RESIGNED))
+
+    def _forfeit(self, seat: int, resigned: bool = False) -> None:
         try:
-            self.match.forfeit(seat)
+            self.match.forfeit(seat, resigned)
         except IllegalAction as e:
             raise TableError(str(e)) from None
         self.tags["Forfeit"] = "AB"[seat]
-        self.tags["Result"] = f"{'AB'[1 - seat]} wins: {self.names[seat]} did not come back"
+        how = "did not come back"
+        if resigned:
+            self.tags[TERMINATION], how = RESIGNED, RESIGNED
+        self.tags["Result"] = f"{'AB'[1 - seat]} wins: {self.names[seat]} {how}"
         self._ready = [False, False]
         self._king_gate = None
         self._publish()

@@ -21,6 +21,8 @@ _SEAT_WORDS = ("A", "B")  # not ``in SEATS``: that is a substring test, true for
 # [Forfeit "B"]: B did not come back, so A wins the game in progress (if any) and the match.
 # A free tag (it changes no play), read at the record's end since tags come first.
 FORFEIT = "Forfeit"
+# [Termination "resigned"] beside it: the seat resigned rather than left (free, as PGN's).
+TERMINATION, RESIGNED = "Termination", "resigned"
 
 
 class EcnError(ValueError):
@@ -231,7 +233,7 @@ class _Reader:
                 raise EcnError(
                     self.forfeit_line,
                     f"{SEATS[seat]} cannot forfeit: {_over(match)}", RULE)
-            match.forfeit(seat)
+            match.forfeit(seat, resigned=self.tags.get(TERMINATION) == RESIGNED)
         return Record(match, dict(self.tags))
 
 
@@ -266,6 +268,8 @@ def write_ecn(record: Record | Match, tags: dict[str, str] | None = None) -> str
             out.append(f'[{name} "{_escape(value)}"]')
     if match.forfeited is not None and FORFEIT not in record.tags:  # the match says it
         out.append(f'[{FORFEIT} "{SEATS[match.forfeited]}"]')
+        if match.resigned and TERMINATION not in record.tags:
+            out.append(f'[{TERMINATION} "{RESIGNED}"]')
     for h in match.hands_log:
         out.append("")
         out.append("hand")

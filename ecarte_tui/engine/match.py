@@ -162,6 +162,7 @@ class Match:
         self.games_won = [0, 0]
         self.match_winner: int | None = None
         self.forfeited: int | None = None  # the seat that lost the match by not coming back
+        self.resigned = False  # ... or rather by resigning it
         self.phase = Phase.DEAL
         self.to_move: int | None = None
         self.dealer = -1
@@ -587,9 +588,10 @@ class Match:
         self.phase = Phase.DEAL
         self.to_move = None
 
-    def forfeit(self, seat: int) -> None:
-        """``seat`` did not come back: the other seat wins the game being played (if one is)
-        and the match. Nothing is played or scored: the points stay as they are.
+    def forfeit(self, seat: int, resigned: bool = False) -> None:
+        """``seat`` did not come back (or ``resigned``): the other seat wins the game being
+        played (if one is) and the match. Nothing is played or scored: the points stay as
+        they are.
 
         A match already over cannot be forfeited (IllegalAction, the state unchanged).
         """
@@ -606,6 +608,7 @@ class Match:
             self._hand.over = True
         self.match_winner = winner
         self.forfeited = seat
+        self.resigned = resigned
         self.phase = Phase.OVER
         self.to_move = None
 
@@ -613,7 +616,8 @@ class Match:
         """Why nothing more can happen, e.g. "the match is over: A won it, 2 games to 1"."""
         if self.forfeited is not None:
             loser = SEATS[self.forfeited]
-            return (f"the match is over: {loser} did not come back and "
+            how = "resigned" if self.resigned else "did not come back"
+            return (f"the match is over: {loser} {how} and "
                     f"{SEATS[1 - self.forfeited]} won it by forfeit")
         w = self.match_winner if self.match_winner is not None else 0
         if self.rules.games_to_win == 1:

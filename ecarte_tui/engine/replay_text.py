@@ -58,9 +58,10 @@ def replay_lines(record: Record, ascii_only: bool = False) -> Iterator[str]:
     yield ""
     if m.forfeited is not None:  # [Forfeit]: the record's match ends here, by forfeit
         lost, w = m.forfeited, 1 - m.forfeited
+        how = "resigned" if m.resigned else "did not come back"
         if m.games and fresh.games and fresh.games[-1].winner is None:
-            yield f"{names[lost]} did not come back: {names[w]} wins game {len(m.games)} by forfeit"
-        yield (f"{names[lost]} did not come back: {names[w]} wins the match by forfeit, "
+            yield f"{names[lost]} {how}: {names[w]} wins game {len(m.games)} by forfeit"
+        yield (f"{names[lost]} {how}: {names[w]} wins the match by forfeit, "
                f"games {m.games_won[w]}-{m.games_won[lost]}")
     elif fresh.match_winner is not None:
         w = fresh.match_winner

@@ -103,6 +103,7 @@ class SeatView:
     game_winner: int | None
     match_winner: int | None
     forfeit: int | None = None  # the seat that lost the match by not coming back
+    resigned: bool = False  # ... or rather by resigning it
 
     @property
     def my_turn(self) -> bool:
@@ -164,7 +165,7 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
             seat, match.rules, match.phase, match.to_move, tuple(legal), 0, 0, None, None, (),
             (), (), 0, (0, 0), ((), ()), None, None, 0, 0, (), None, None, (0, 0), None, None,
             (0, 0), tuple(match.games_won), (0, 0), (), (), None, match.match_winner,
-            match.forfeited,
+            match.forfeited, match.resigned,
         )
     events = []
     for s, action in rec.actions:
@@ -222,6 +223,7 @@ def seat_view(match: Match, seat: int | None) -> SeatView:
         game_winner=game.winner,
         match_winner=match.match_winner,
         forfeit=match.forfeited,
+        resigned=match.resigned,
     )
 
 

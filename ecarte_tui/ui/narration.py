@@ -155,8 +155,10 @@ def forfeit_text(view: SeatView, names: tuple[str, str]) -> str:
     """How a match ended by forfeit reads (the seat names: "You" for the reader)."""
     assert view.forfeit is not None
     lost, won = names[view.forfeit], names[1 - view.forfeit]
-    who = "You did" if lost == "You" else f"{lost} did"
     wins = "you win" if won == "You" else f"{won} wins"
+    if view.resigned:
+        return f"{lost} resigned: {wins} the match"
+    who = "You did" if lost == "You" else f"{lost} did"
     return f"{who} not come back: {wins} the match by forfeit"
 
 

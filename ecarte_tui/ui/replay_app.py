@@ -45,7 +45,7 @@ def replay_steps(record: Record) -> list[tuple[SeatView, SeatView]]:
             m.apply(action, seat)
             steps.append((seat_view(m, 0), seat_view(m, 1)))
     if source.forfeited is not None and steps:  # [Forfeit]: the last step ends the match
-        m.forfeit(source.forfeited)
+        m.forfeit(source.forfeited, source.resigned)
         steps.append((seat_view(m, 0), seat_view(m, 1)))
     return steps
 

@@ -179,8 +179,7 @@ class Club:
             codes = ", ".join(sorted(lt.code for lt in games))
             raise ClubError(
                 f"you already have {len(games)} unfinished games ({codes}), the most this "
-                "club allows at once: finish one first (a game you leave is the bot's, or "
-                f"closed, after {self.abandon_after / 60:.0f} min)")
+                "club allows at once: finish one first, or resign it (R at its table)")
 
     def create(self, player: Player, options: TableOptions) -> tuple[LiveTable, int]:
         """A new table with ``player`` in seat A; against a bot it starts at once."""
@@ -556,6 +555,22 @@ class Club:
         if s.dropped_at is None:
             return None
         return max(0.0, self.reconnect_timeout - (self.clock() - s.dropped_at))
+
+    def resign(self, lt: LiveTable, seat: int) -> None:
+        """``seat`` gives up the match (a pool's or French-rule table's round): the other
+        seat wins it by forfeit at the score on the table, stored, settled and rated as
+        any forfeit. Against the bot, the way to leave a lost game at once."""
+        if lt.table is None:
+            raise ClubError(f"the game at table {lt.code} has not started: leave it instead")
+        if lt.rounds is not None:
+            pool_tables.forfeit_round(self, lt, 1 - seat, resigned=True)
+            return
+        if lt.finished or lt.table.match.is_over:
+            raise ClubError("this game is over already")
+        lt.forfeit = seat
+        lt.table.resign(seat)  # (as ``take_win``: stored, archived, settled, then shown)
+        lt.notify()
+        self._lobby_changed()
 
     def take_win(self, lt: LiveTable, seat: int) -> None:
         """The opponent did not come back in time: ``seat`` wins by forfeit."""

@@ -214,10 +214,11 @@ def schedule_next(club: Club, lt: LiveTable) -> None:
         _schedule(club, lt, club.round_pause)
 
 
-def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
-    """The opponent did not come back in time: ``winner_seat`` wins this round by forfeit
-    (``Table.forfeit``: the record says it, at the score on the table); the absent player is
-    the loser (in a pool he waits, and may come back)."""
+def forfeit_round(club: Club, lt: LiveTable, winner_seat: int, resigned: bool = False
+                  ) -> None:
+    """The opponent did not come back in time (or ``resigned``): ``winner_seat`` wins this
+    round by forfeit (``Table.forfeit``: the record says it, at the score on the table); the
+    other player is the loser (in a pool he waits, and may come back)."""
     rounds = lt.rounds
     table = lt.table
     assert rounds is not None and table is not None
@@ -227,7 +228,8 @@ def forfeit_round(club: Club, lt: LiveTable, winner_seat: int) -> None:
         if b is not None:
             b.stop()
     rounds.forfeit = winner_seat
-    table.forfeit(1 - winner_seat)  # recorded, stored and settled before anyone is shown it
+    # recorded, stored and settled before anyone is shown it
+    (table.resign if resigned else table.forfeit)(1 - winner_seat)
 
 
 def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:

@@ -67,6 +67,7 @@ alone (`/`) until the game ends.
 | `t` | take the loser's seat when it is offered to you (French rule) |
 | `w` / `b` | when your opponent has not come back in time: take the win, or let a bot play on |
 | `r` | after a match: play again (the other's `r` seats you both at a new table) |
+| `R` | resign: your opponent wins the match (a pool's round) at once, after you confirm |
 | `q` | back to the lobby (your seat is kept for a while) |
 
 In the lobby: `n` new table, `b` play the bot, `j` join by code, `w` watch, `l` the

@@ -1,7 +1,8 @@
 """The table as the club serves it: the game screen plus who is away, with a live countdown.
 
 When the opponent's time to come back is out, the player may take the win or let the
-server's bot play on (``Club.take_win`` / ``Club.replace_with_bot``).
+server's bot play on (``Club.take_win`` / ``Club.replace_with_bot``); a player may resign
+(``Club.resign``), the only way to leave a lost game at once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from ecarte_tui.ui.screens.ask import AskScreen
 from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
 from ecarte_tui.ui.widgets.hand_log import TailLog
@@ -95,6 +97,7 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         Binding("b", "call_bot", "Bot plays on"),
         Binding("t", "take_seat", "Take his seat"),  # French rule (003): an adviser
         Binding("dollar_sign", "wager", "Wager", key_display="$"),  # watchers (004)
+        Binding("R", "resign", "Resign", show=False),
     ]
 
     def __init__(self, club: Club, lt: LiveTable, seat: int | None, look: Look,
@@ -234,13 +237,19 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         assert loser is not None
         winner = 1 - loser
         who = "You win" if winner == self.seat else f"{seat_name(lt, winner)} wins"
-        self.set_banner(f"{who}: {seat_name(lt, loser)} did not come back. q back to the lobby",
-                        "info")
+        assert lt.table is not None
+        if not lt.table.match.resigned:
+            why = f"{seat_name(lt, loser)} did not come back"
+        elif loser == self.seat:
+            who, why = "You resigned", f"{seat_name(lt, winner)} wins the match"
+        else:
+            why = f"{seat_name(lt, loser)} resigned"
+        self.set_banner(f"{who}: {why}. q back to the lobby", "info")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot",
-                                                 "rematch"):
+                                                 "rematch", "resign"):
             return False  # the table is hidden ("please enlarge"): nothing acts on it blind
         if action == "take_seat":
             return round_screen.may_take_seat(self)
@@ -253,12 +262,39 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
             return money_panel.may_wager_here(self)
         if action in ("take_win", "call_bot"):
             return may_claim(self.club, self.lt, self.seat, bot=action == "call_bot")
+        if action == "resign":
+            return self._may_resign()
         if self.lt.forfeit is not None and action in GAME_ACTIONS:
             return False  # the game was ended by a forfeit: nothing more to play
         return super().check_action(action, parameters)
 
     def action_take_seat(self) -> None:
         round_screen.take_seat(self)
+
+    def _may_resign(self) -> bool:
+        """A player in a game being played (not a watcher, not a game over)."""
+        lt, table = self.lt, self.lt.table
+        return (self.seat is not None and self.seat < 2 and table is not None
+                and not lt.finished and lt.forfeit is None and not table.match.is_over
+                and (lt.rounds is None or lt.rounds.forfeit is None))
+
+    def action_resign(self) -> None:
+        """Asked first: one key must not lose a match."""
+        if not self._may_resign():
+            return
+        other = seat_name(self.lt, 1 - (self.seat or 0))
+        what = "this round" if self.lt.rounds is not None else "the match"
+        self.app.push_screen(AskScreen(
+            "Resign?", f"{other} wins {what} at once, at the score on the table.",
+            [("resign", "Resign", "y"), ("play", "Play on", "n")]), self._resign_answered)
+
+    def _resign_answered(self, answer: str | None) -> None:
+        if answer != "resign" or not self._may_resign() or self.seat is None:
+            return
+        try:
+            self.club.resign(self.lt, self.seat)
+        except ClubError as e:
+            self.notify(str(e), severity="warning")
 
     def action_wager(self) -> None:
         money_panel.open_wager(self)

@@ -160,3 +160,42 @@ def test_a_forfeited_match_is_written_with_its_tag():
     text = write(m)
     assert '[Forfeit "A"]' in text
     assert summary(read_ecn(text))["match_winner"] == "B"
+
+
+RESIGNED = '[Termination "resigned"]'
+
+
+def test_a_resignation_is_a_forfeit_said_so_in_every_telling():
+    """[Termination "resigned"] beside the Forfeit tag: the same result (the --json is
+    unchanged), and the match, the text replay, the replay's last step and the seat's view
+    say the player resigned rather than left."""
+    text = tagged(tagged(MID_HAND, RESIGNED), '[Forfeit "B"]')
+    rec = read_ecn(text)
+    assert rec.match.resigned and summary(rec) == summary(read_ecn(tagged(MID_HAND,
+                                                                         '[Forfeit "B"]')))
+    out = list(replay_lines(rec))
+    assert out[-1] == "Ben resigned: Anna wins the match by forfeit, games 1-0"
+    with pytest.raises(IllegalAction, match="B resigned and A won it by forfeit"):
+        rec.match.apply(card("JH"), A)
+    from ecarte_tui.ui.narration import forfeit_text
+    from ecarte_tui.ui.replay_app import replay_steps
+
+    last_a, last_b = replay_steps(rec)[-1]
+    assert last_a.resigned and last_b.resigned and last_a.forfeit == B
+    assert forfeit_text(last_a, ("You", "Ben")) == "Ben resigned: you win the match"
+    assert forfeit_text(last_b, ("Anna", "You")) == "You resigned: Anna wins the match"
+    table = Table.from_record(write(rec))
+    assert table.view(A).resigned and table.status == "over"
+
+
+def test_a_resigned_match_is_written_with_both_tags_and_a_table_says_it():
+    m = read_ecn(MID_HAND).match
+    m.forfeit(B, resigned=True)
+    text = write(m)
+    assert '[Forfeit "B"]' in text and RESIGNED in text
+    assert read_ecn(text).match.resigned
+    table = Table.from_record(MID_HAND)
+    table.resign(A)
+    assert table.tags["Termination"] == "resigned" and table.tags["Forfeit"] == "A"
+    assert table.tags["Result"].endswith("resigned") and table.view(B).match_winner == B
+    assert read_ecn(table.record_text()).match.resigned

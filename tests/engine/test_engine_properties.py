@@ -276,7 +276,7 @@ OTHER_FIELDS = {"seat", "rules", "phase", "to_move", "hand_number", "game_number
                 "elder", "opponent_discards", "opponent_cards", "cards_in_hand", "discard_counts",
                 "trump", "stock_size",
                 "exchanges", "leader", "tricks_won", "king", "at_risk", "scores", "games_won",
-                "hand_points", "game_winner", "match_winner", "forfeit"}
+                "hand_points", "game_winner", "match_winner", "forfeit", "resigned"}
 
 
 def faces_in(value, field):

@@ -62,3 +62,23 @@ async def test_the_player_is_told_why_and_sees_his_games_in_the_lobby(tmp_path):
         assert f"({', '.join(codes)})" in screen, screen  # which, to go back to one
         assert "C L U B" in screen  # still in the lobby, its list of his two games there
         await gus.close()
+
+
+def test_resigning_a_game_makes_room_for_another_at_once(tmp_path):
+    club = make_club(tmp_path)
+    club.max_games = 2
+    anna = Player("k1", "anna")
+    lost, _ = club.create(anna, TableOptions(opponent=BOT))
+    club.create(anna, TableOptions(opponent=BOT))
+    with pytest.raises(ClubError, match="2 unfinished games"):
+        club.create(anna, TableOptions(opponent=BOT))
+    club.resign(lost, 0)
+    assert lost.finished and lost.forfeit == 0 and lost.table is not None
+    assert lost.table.tags["Termination"] == "resigned"
+    assert lost.table.view(1).match_winner == 1
+    club.create(anna, TableOptions(opponent=BOT))  # room again
+    with pytest.raises(ClubError, match="over already"):
+        club.resign(lost, 0)
+    waiting, _ = make_club(tmp_path / "other").create(anna, TableOptions())
+    with pytest.raises(ClubError, match="has not started: leave it instead"):
+        club.resign(waiting, 0)

@@ -127,3 +127,20 @@ def test_a_watchers_boxes(snap_compare, tmp_path, key):
 
     app = _watching(tmp_path, (80, 24))
     assert snap_compare(app, terminal_size=(80, 24), run_before=press)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_asked_before_resigning(snap_compare, tmp_path, size):
+    """R at one's own table: the question, over the table (ben against the bot)."""
+    ctx = club_context(tmp_path, tables=True)
+    code = next(lt.code for lt in ctx.club.tables.values() if lt.seats[1].is_bot)
+    info = SessionInfo("visitor", "SHA256:ben", "192.0.2.7", "xterm-256color", size,
+                       f"join {code}")
+
+    async def resign(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        assert type(pilot.app.screen).__name__ == "AskScreen"
+
+    assert snap_compare(ClubApp(ctx, info), terminal_size=size, run_before=resign)
