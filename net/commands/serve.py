@@ -51,8 +51,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reconnect-timeout", type=seconds, default=300.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat (300)")
     p.add_argument("--max-games-per-player", type=count(0), default=5, metavar="N",
-                   help="unfinished games one player (a key, or a guest) may be seated at "
-                        "at once, waiting, playing or away; 0: no bound (5)")
+                   help="unfinished games one player (a key, or a guest) may sit at, all "
+                        "at once: waiting, playing or away; 0: no bound (5)")
     p.add_argument("--abandon-after", type=positive_seconds, default=3600.0,
                    metavar="SECONDS",
                    help="a game against the bot whose player has been away this long is "
