@@ -33,7 +33,7 @@ from net.ssh.server import GameSSHServer, start_server
 from net.ssh.session_info import SessionInfo
 from net.ssh.shared_counts import SharedCounts
 from net.store.club_store import GalleryStore, Store
-from net.store.serving import Serving, ServingRow
+from net.store.serving import Serving, ServingRow, machine_id
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +262,7 @@ class GameServer:
         assert self.ssh is not None
         sessions, guests, watching = self._counts()
         self.serving.say(ServingRow(
-            self.node_name, socket.gethostname(), os.getpid(), self.ssh.port,
+            self.node_name, socket.gethostname(), machine_id(), os.getpid(), self.ssh.port,
             package_version(), self.started, time.time(), sessions, guests, watching))
 
     def status(self) -> str:

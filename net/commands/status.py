@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sqlite3
 import sys
 import time
@@ -23,7 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from net.store.postgres import PgConnection, first_line, is_url
-from net.store.serving import REFRESH_SECONDS, ServingRow, read_serving
+from net.store.serving import REFRESH_SECONDS, ServingRow, machine_id, read_serving
 
 SILENT_SECONDS = 3 * REFRESH_SECONDS  # a process not heard from for longer is not counted
 DAY = 86400.0
@@ -151,9 +150,9 @@ def _read(db: sqlite3.Connection | PgConnection, club: str, now: float) -> ClubS
 
 
 def _state(row: ServingRow, now: float) -> str:
-    """A process on this machine is known stopped when its pid is gone; one elsewhere only
-    by its silence."""
-    if row.host == socket.gethostname() and not _pid_alive(row.pid):
+    """A process on this machine (by its machine id: host names may repeat) is known
+    stopped when its pid is gone; one elsewhere only by its silence."""
+    if row.machine == machine_id() and not _pid_alive(row.pid):
         return "stopped"
     return "serving" if now - row.said <= SILENT_SECONDS else "silent"
 
@@ -178,7 +177,7 @@ def report(status: ClubStatus, now: float) -> str:
     versions = {p.row.version for p in status.processes}
     if serving:
         ports = sorted({r.port for r in serving})
-        hosts = {r.host for r in serving}
+        hosts = {r.machine for r in serving}
         lines.append(
             f"Serving: {_count(len(serving), 'process', 'processes')}"
             + (f" on {_count(len(hosts), 'machine')}" if len(hosts) > 1 else "")

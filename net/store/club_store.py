@@ -65,6 +65,7 @@ UPGRADES: dict[int, str] = {
     CREATE TABLE IF NOT EXISTS serving (   -- each server process and how busy it is, for
         node TEXT PRIMARY KEY,              -- ``ecarte status`` (net/store/serving.py)
         host TEXT NOT NULL,
+        machine TEXT NOT NULL,              -- /etc/machine-id: two hosts may share a name
         pid INTEGER NOT NULL,
         port INTEGER NOT NULL,
         version TEXT NOT NULL,

@@ -3,8 +3,11 @@ can sum a club served by several workers or machines (SIGUSR1 asks one process a
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from dataclasses import astuple, dataclass, fields, replace
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from net.store.club_store import Store
@@ -18,6 +21,7 @@ FORGET_SECONDS = 3600.0  # a row not said again for this long is deleted (a kill
 class ServingRow:
     node: str  # host:pid, the process's name in the store
     host: str
+    machine: str  # which machine, where host names may repeat (``machine_id``)
     pid: int
     port: int
     version: str
@@ -35,8 +39,23 @@ def read_serving(db: sqlite3.Connection | PgConnection) -> list[ServingRow]:
     """Every process's last word, oldest start first."""
     rows: list[tuple[Any, ...]] = db.execute(
         f"SELECT {COLUMNS} FROM serving ORDER BY started, node").fetchall()
-    return [ServingRow(str(r[0]), str(r[1]), int(r[2]), int(r[3]), str(r[4]), float(r[5]),
-                       float(r[6]), int(r[7]), int(r[8]), int(r[9])) for r in rows]
+    return [ServingRow(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), str(r[5]),
+                       float(r[6]), float(r[7]), int(r[8]), int(r[9]), int(r[10]))
+            for r in rows]
+
+
+@cache
+def machine_id() -> str:
+    """This machine, told apart from another of the same host name (cloud images often
+    share one): systemd's machine id, else the host name."""
+    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            found = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if found:
+            return found
+    return socket.gethostname()
 
 
 class Serving:
@@ -55,7 +74,8 @@ class Serving:
                 and row.said - last.said < REFRESH_SECONDS):
             return False
         with self.store._tx() as db:
-            db.execute(f"INSERT INTO serving ({COLUMNS}) VALUES ({', '.join('?' * 10)}) "
+            db.execute(f"INSERT INTO serving ({COLUMNS}) VALUES "
+                       f"({', '.join('?' * len(fields(ServingRow)))}) "
                        "ON CONFLICT (node) DO UPDATE SET "
                        + ", ".join(f"{f.name} = excluded.{f.name}"
                                    for f in fields(ServingRow)[1:]), astuple(row))

@@ -30,7 +30,7 @@ from net.commands.backup import BackupError, write_backup
 from net.commands.restore import restore
 from net.ssh.host_key import HOST_KEY_FILENAME
 from net.store import Store
-from net.store.serving import Serving, ServingRow
+from net.store.serving import Serving, ServingRow, machine_id
 
 
 def _players(url: str) -> list[str]:
@@ -78,7 +78,7 @@ def test_no_restore_while_a_node_serves_the_club(postgres_url, tmp_path):
     _club(postgres_url, data, "bob")
     store = Store(postgres_url)
     Serving(store).say(ServingRow(f"{socket.gethostname()}:{os.getpid()}",
-                                  socket.gethostname(), os.getpid(), 2222, "0.1.0",
+                                  socket.gethostname(), machine_id(), os.getpid(), 2222, "0.1.0",
                                   time.time(), time.time(), 1, 0, 0))
     store.close()
     with pytest.raises(BackupError, match=r"1 process serve this club .* stop every node"):

@@ -23,16 +23,25 @@ from net import game_server
 from net.commands import status as status_command
 from net.commands.status import read_status, report
 from net.store.club_store import Store
-from net.store.serving import FORGET_SECONDS, REFRESH_SECONDS, Serving, ServingRow, read_serving
+from net.store.serving import (
+    FORGET_SECONDS,
+    REFRESH_SECONDS,
+    Serving,
+    ServingRow,
+    machine_id,
+    read_serving,
+)
 
 HOST = socket.gethostname()
 
 
 def _row(node: str, said: float, sessions: int = 0, *, host: str = HOST, pid: int = 0,
-         guests: int = 0, watching: int = 0) -> ServingRow:
+         guests: int = 0, watching: int = 0, machine: str | None = None) -> ServingRow:
     started = said - said % 3600  # (the same for every word of one process in a test)
-    return ServingRow(node, host, pid, 2222, "0.1.0", started, said, sessions, guests,
-                      watching)
+    if machine is None:
+        machine = machine_id() if host == HOST else f"{host}-machine"
+    return ServingRow(node, host, machine, pid, 2222, "0.1.0", started, said, sessions,
+                      guests, watching)
 
 
 def _dead_pid() -> int:
@@ -78,6 +87,8 @@ def test_status_sums_the_serving_processes_and_names_the_others(club_db_target):
         Serving(store).say(_row("far:77", now - 10, 6, host="far", guests=2))
         Serving(store).say(_row("far:78", now - 600, 9, host="far"))  # silent
         Serving(store).say(_row(f"{HOST}:dead", now - 5, 8, pid=_dead_pid()))  # stopped
+        # the same host name on another machine (cloud images): its pid is not ours to check
+        Serving(store).say(_row(f"{HOST}:twin", now - 5, 1, pid=_dead_pid(), machine="twin"))
         long_ago = "2020-01-01T00:00:00+00:00"
         with store._tx() as db:
             for code, state, updated in (("AAAA", "playing", long_ago),
@@ -94,12 +105,13 @@ def test_status_sums_the_serving_processes_and_names_the_others(club_db_target):
         store.close()
 
     status = read_status(club_db_target, now)
-    assert sorted(r.node for r in status.serving) == sorted(["far:77", f"{HOST}:1"])
+    assert sorted(r.node for r in status.serving) == sorted(["far:77", f"{HOST}:1",
+                                                             f"{HOST}:twin"])
     assert status.tables == {"playing": 2, "open": 1}
     assert (status.players, status.players_seen, status.finished) == (2, 1, 1)
     text = report(status, now)
-    assert "Serving: 2 processes on 2 machines, port 2222" in text
-    assert "In all: 10 sessions (3 guests), 1 watching; 2 tables in play, 1 waiting" in text
+    assert "Serving: 3 processes on 3 machines, port 2222" in text
+    assert "In all: 11 sessions (3 guests), 1 watching; 2 tables in play, 1 waiting" in text
     assert "Not serving: 2 processes" in text
     assert "far:78  not heard from since" in text
     assert f"{HOST}:dead  stopped without saying so" in text
