@@ -99,3 +99,18 @@ def test_a_restart_between_the_forfeit_and_the_next_round_keeps_the_result(tmp_p
     assert back.rounds.number == 2
     assert (again.house.ledger.purse(ANN.id), again.house.ledger.purse(BOB.id)) == purses
     assert again.house.ratings.record(ANN.id).rated_matches == 1  # rated once, not twice
+
+
+def test_a_player_who_resigns_loses_the_round_and_the_pool_goes_on(tmp_path):
+    club = make_club(tmp_path, Clock())
+    lt = pool_of_three(club)
+    ann_seat, bob_seat = lt.seat_of(ANN.id), lt.seat_of(BOB.id)
+    club.resign(lt, bob_seat)  # no waiting: he gives the round up himself
+    assert not lt.finished and lt.code in club.tables
+    stored = club.stored_round(lt.code)
+    assert stored.status == "finished" and stored.winner == ANN.id
+    rec = read_ecn(stored.ecn)
+    assert rec.match.resigned and rec.tags["Termination"] == "resigned"
+    assert lt.rounds.pool.pairing == (ANN.id, CLEO.id) and lt.rounds.pool.waiting == BOB.id
+    with pytest.raises(ClubError, match="over already"):
+        club.resign(lt, ann_seat)  # (the round is over; the next is not dealt yet)
