@@ -3,6 +3,7 @@ can sum a club served by several workers or machines (SIGUSR1 asks one process a
 
 from __future__ import annotations
 
+import hashlib
 import socket
 import sqlite3
 from dataclasses import astuple, dataclass, fields, replace
@@ -47,15 +48,16 @@ def read_serving(db: sqlite3.Connection | PgConnection) -> list[ServingRow]:
 @cache
 def machine_id() -> str:
     """This machine, told apart from another of the same host name (cloud images often
-    share one): systemd's machine id, else the host name."""
+    share one): from systemd's machine id, else the host name. Hashed for this program,
+    as systemd asks (the id itself is meant to stay on the machine)."""
+    found = socket.gethostname()
     for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
         try:
-            found = Path(path).read_text().strip()
+            found = Path(path).read_text().strip() or found
+            break
         except OSError:
             continue
-        if found:
-            return found
-    return socket.gethostname()
+    return hashlib.sha256(f"ecarte:{found}".encode()).hexdigest()[:16]
 
 
 class Serving:
