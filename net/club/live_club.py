@@ -562,13 +562,16 @@ class Club:
         any forfeit. Against the bot, the way to leave a lost game at once."""
         if lt.table is None:
             raise ClubError(f"the game at table {lt.code} has not started: leave it instead")
+        name = lt.seats[seat].name
         if lt.rounds is not None:
             pool_tables.forfeit_round(self, lt, 1 - seat, resigned=True)
+            log.info("table %s: %s resigned the round", lt.code, name)
             return
         if lt.finished or lt.table.match.is_over:
             raise ClubError("this game is over already")
         lt.forfeit = seat
         lt.table.resign(seat)  # (as ``take_win``: stored, archived, settled, then shown)
+        log.info("table %s: %s resigned", lt.code, name)
         lt.notify()
         self._lobby_changed()
 

@@ -4,6 +4,8 @@ session could fill the club with thousands."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from server_harness import Seat, club_server, play_the_bot
 from test_club import make_club
@@ -64,7 +66,8 @@ async def test_the_player_is_told_why_and_sees_his_games_in_the_lobby(tmp_path):
         await gus.close()
 
 
-def test_resigning_a_game_makes_room_for_another_at_once(tmp_path):
+def test_resigning_a_game_makes_room_for_another_at_once(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="net.club.live_club")
     club = make_club(tmp_path)
     club.max_games = 2
     anna = Player("k1", "anna")
@@ -73,6 +76,7 @@ def test_resigning_a_game_makes_room_for_another_at_once(tmp_path):
     with pytest.raises(ClubError, match="2 unfinished games"):
         club.create(anna, TableOptions(opponent=BOT))
     club.resign(lost, 0)
+    assert f"table {lost.code}: anna resigned" in caplog.messages  # (the operator's log)
     assert lost.finished and lost.forfeit == 0 and lost.table is not None
     assert lost.table.tags["Termination"] == "resigned"
     assert lost.table.view(1).match_winner == 1
