@@ -91,7 +91,7 @@ class GameServer:
         self.config = config
         self.store = Store(config.store_target())
         self.serving = Serving(self.store)
-        self.started = time.time()
+        self.started, self.version = time.time(), package_version()  # (for ``ecarte status``)
         self.club = Club(
             self.store,
             archive_dir=config.data_dir / "archive",
@@ -263,7 +263,7 @@ class GameServer:
         sessions, guests, watching = self._counts()
         self.serving.say(ServingRow(
             self.node_name, socket.gethostname(), machine_id(), os.getpid(), self.ssh.port,
-            package_version(), self.started, time.time(), sessions, guests, watching))
+            self.version, self.started, time.time(), sessions, guests, watching))
 
     def status(self) -> str:
         """How busy this process is, for the operator's log: its sessions (how many are
