@@ -91,10 +91,21 @@ class HostTable:
         return FriendApp(self, player, seat)
 
 
+HOST_HELP = """
+## At a hosted table
+
+| key | what it does |
+|---|---|
+| `w` / `b` | when the other player has not come back in time: take the win, or let a bot play on |
+| `R` | resign: the other player wins the match at once, after you confirm |
+"""
+
+
 class FriendApp(EcarteApp):
     """The served app of a session at the host's table (seat B, or watching)."""
 
     CSS_PATH: ClassVar[list[str | Path]] = CLUB_CSS_PATH
+    help_extra = HOST_HELP
 
     def __init__(self, host: HostTable, player: Player, seat: int | None) -> None:
         super().__init__(settings=Settings(), served=True)
@@ -140,6 +151,7 @@ class HostApp(ClaimKeys, EcarteApp):
 
     CSS_PATH: ClassVar[list[str | Path]] = CLUB_CSS_PATH
     BINDINGS: ClassVar[list[BindingType]] = CLAIM_BINDINGS
+    help_extra = HOST_HELP
 
     def __init__(self, host: HostTable, settings: Settings | None = None) -> None:
         super().__init__(settings=settings, served=False, save=False)
