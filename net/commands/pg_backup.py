@@ -98,9 +98,9 @@ def club_counts(url: str) -> tuple[int, int]:
 
 def describe(url: str) -> str:
     """The database's name and host, never its password."""
-    from net.commands.status import _name
+    from net.commands.status import club_name
 
-    return _name(url)
+    return club_name(url)
 
 
 def _run(tool: str, args: list[str], url: str | None) -> str:

@@ -81,17 +81,19 @@ def read_status(target: Path | str, now: float) -> ClubStatus:
     """The club's status from its store, opened read-only; StatusError if it cannot be."""
     db = _open(target)
     try:
-        return _read(db, _name(target), now)
+        return _read(db, club_name(target), now)
     except Exception as e:  # (the database's errors, whichever driver)
         if "no such table: serving" in str(e) or 'relation "serving"' in str(e):
-            raise StatusError(f"{_name(target)} holds no process's status: its server is "
+            raise StatusError(f"{club_name(target)} holds no process's status: its server is "
                               "older than this ecarte (restart it)") from e
-        raise StatusError(f"cannot read {_name(target)}: {first_line(e)}") from e
+        raise StatusError(f"cannot read {club_name(target)}: {first_line(e)}") from e
     finally:
         db.close()
 
 
-def _name(target: Path | str) -> str:
+def club_name(target: Path | str) -> str:
+    """Where the club is kept, for messages: a file, or a database and its host (never
+    the password)."""
     if is_url(target):
         try:
             from psycopg.conninfo import conninfo_to_dict
@@ -109,7 +111,7 @@ def _open(target: Path | str) -> sqlite3.Connection | PgConnection:
         try:
             return PgConnection(str(target))
         except Exception as e:  # (psycopg missing, or the database away)
-            raise StatusError(f"cannot reach {_name(target)}: {first_line(e)}") from e
+            raise StatusError(f"cannot reach {club_name(target)}: {first_line(e)}") from e
     path = Path(target)
     if not path.is_file():
         raise StatusError(f"no club in {path.parent} (no {path.name}): has `ecarte serve "
