@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ecarte_tui.commands.arg_types import count
 from net.commands.backup_words import BackupError, counted
+from net.commands.store_option import add_store_argument, store_url
 from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 
 PREFIX, SUFFIX = "ecarte-backup-", ".tar.gz"  # what a backup is named in a directory
@@ -40,9 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "ending in /) gets ecarte-backup-DATE-TIME.tar.gz (default: here)")
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory (default: {default_data_dir()})")
-    p.add_argument("--store", metavar="URL",
-                   help="the club's PostgreSQL (postgresql://...), as given to ecarte serve: "
-                        "its database goes in the archive too (by pg_dump)")
+    add_store_argument(p, "the club's PostgreSQL (postgresql://...), as given to ecarte "
+                          "serve: its database goes in the archive too (by pg_dump)")
     p.add_argument("--keep", type=count(), metavar="N",
                    help="with a directory: then delete all but its N newest backups (a daily "
                         "timer's, net/deploy/ecarte-backup.timer)")
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             assert named is not None
             folder, target = named.parent, named
-        summary = write_backup(data_dir, target, args.store)
+        summary = write_backup(data_dir, target, store_url(args))
         if args.keep is not None:
             summary += [f"deleted {p} (older than the {args.keep} newest)"
                         for p in prune(folder, args.keep)]

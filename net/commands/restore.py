@@ -32,6 +32,7 @@ from net.commands.backup import (
     report,
 )
 from net.commands.pg_backup import PG_DUMP_FILE
+from net.commands.store_option import add_store_argument, store_url
 from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 from net.ssh.private_file import write_private
 
@@ -47,16 +48,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory, the server stopped (default: "
                         f"{default_data_dir()})")
-    p.add_argument("--store", metavar="URL",
-                   help="the club's PostgreSQL (postgresql://...), every node stopped: its "
-                        "database is replaced by the backup's (one taken with --store)")
+    add_store_argument(p, "the club's PostgreSQL (postgresql://...), every node stopped: "
+                          "its database is replaced by the backup's (one taken with --store)")
 
 
 def run(args: argparse.Namespace) -> int:
     from net.commands.serve import default_data_dir
 
     return report("restore", lambda: restore(args.file, args.data_dir or default_data_dir(),
-                                             args.store))
+                                             store_url(args)))
 
 
 def restore(archive: Path, data_dir: Path, store: str | None = None) -> list[str]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from platformdirs import user_data_dir
 
 from ecarte_tui.commands.arg_types import count, port_number, positive_seconds, seconds
+from net.commands.store_option import PASSWORD_SHOWN, add_store_argument, shown_password, store_url
 from net.commands.workers import LISTENING
 
 if TYPE_CHECKING:
@@ -81,10 +82,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shared", action="store_true",
                    help="this process is one node of a club shared with other processes "
                         "or machines through the same store (set for each worker)")
-    p.add_argument("--store", metavar="URL",
-                   help="keep the whole club in PostgreSQL (postgresql://...; implies --shared: "
-                        "every node with the same URL is the same club). Default: SQLite in "
-                        "the data directory")
+    add_store_argument(p, "keep the whole club in PostgreSQL (postgresql://...; implies "
+                          "--shared: every node with the same URL is the same club), not in "
+                          "SQLite in the data directory")
     p.add_argument("--blocklist", type=Path, metavar="FILE",
                    help="who may not come in: addresses, networks, keys (SHA256:... or "
                         "public key lines) and name:NAME, one a line; read again whenever "
@@ -320,6 +320,9 @@ def run(args: argparse.Namespace) -> int:
         # and psycopg's pool warns of every try while the database restarts: the store
         # says once that it is down and once that it is back (net/store/postgres.py)
         logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    if shown_password(args) and not args.reuse_port:  # (said once: not by each worker)
+        print(f"ecarte serve: warning: {PASSWORD_SHOWN}", file=sys.stderr)
+    args.store = store_url(args)
     if args.workers is None:  # (the workers share one port: a port the system picks is one's)
         args.workers = default_workers() if args.port else 1
     if args.workers < 1:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from net.commands.store_option import add_store_argument, store_url
 from net.store.postgres import PgConnection, first_line, is_url
 from net.store.serving import REFRESH_SECONDS, ServingRow, machine_id, read_serving
 
@@ -38,8 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--data-dir", type=Path, default=None,
                    help=f"the server's data directory (default: {default_data_dir()})")
-    p.add_argument("--store", metavar="URL",
-                   help="the club's PostgreSQL (postgresql://...), as given to ecarte serve")
+    add_store_argument(p, "the club's PostgreSQL (postgresql://...), as given to ecarte serve")
     p.add_argument("--json", action="store_true",
                    help="one JSON object (for monitoring) instead of lines for a person")
 
@@ -67,7 +67,7 @@ class ClubStatus:
 def run(args: argparse.Namespace) -> int:
     from net.commands.serve import default_data_dir
 
-    target: Path | str = args.store or (args.data_dir or default_data_dir()) / "club.db"
+    target: Path | str = store_url(args) or (args.data_dir or default_data_dir()) / "club.db"
     try:
         status = read_status(target, time.time())
     except StatusError as e:
