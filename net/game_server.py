@@ -21,6 +21,7 @@ from ecarte_tui.cli import package_version
 from net.club import Club, pool_tables
 from net.club.house import House
 from net.club.identity import Identities, is_guest
+from net.club.name_quota import NameQuota
 from net.club_sync.node import node_name
 from net.club_sync.operator_files import OperatorFiles, machine_name
 from net.club_sync.outage import OutageLog
@@ -164,6 +165,7 @@ class GameServer:
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
             cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist, self.notice,
+            NameQuota(cfg.limits.max_new_names_per_ip),
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
         self._keeper = asyncio.create_task(self._watch_files(), name="club-files")

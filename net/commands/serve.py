@@ -67,6 +67,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="concurrent connections, all clients together (200)")
     p.add_argument("--max-connections-per-ip", type=count(), default=None, metavar="N",
                    help="concurrent connections from one address (10)")
+    p.add_argument("--max-new-names-per-ip", type=count(0), default=None, metavar="N",
+                   help="new players (a new key choosing a name) from one address in an hour, "
+                        "in each process; 0: no bound (5)")
     p.add_argument("--bot-delay", type=seconds, default=0.8, metavar="SECONDS",
                    help="the server's bots wait this long before each move (0.8)")
     p.add_argument("--bot-effort", type=positive_effort, default=1.0, metavar="SCALE",
@@ -153,6 +156,8 @@ def config_from(args: argparse.Namespace) -> object:
         changes["max_connections"] = args.max_connections
     if args.max_connections_per_ip is not None:
         changes["max_connections_per_ip"] = args.max_connections_per_ip
+    if args.max_new_names_per_ip is not None:
+        changes["max_new_names_per_ip"] = args.max_new_names_per_ip
     limits = dataclasses.replace(Limits(), **changes)  # type: ignore[arg-type]
     return ServerConfig(
         data_dir=(args.data_dir or default_data_dir()).expanduser(),

@@ -26,6 +26,7 @@ from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.settings import Settings
 from net.club import Club, ClubError, LiveTable, TableOptions
 from net.club.identity import Identities, is_guest
+from net.club.name_quota import NameQuota
 from net.club.play_again import may_ask
 from net.club.pool_tables import WAITING_SEAT
 from net.club.table_room import leave_room, watcher_view_seat
@@ -87,6 +88,7 @@ class ClubContext:
     default_bot_level: str = "expert"
     blocklist: Blocklist | None = None  # names the operator keeps out
     notice: Notice | None = None  # the operator's word to everyone
+    new_names: NameQuota | None = None  # new names per address in an hour
 
     def join_command(self, verb: str | None = None, code: str | None = None) -> str:
         command = f"{verb} {code}" if verb and code else None
@@ -199,10 +201,17 @@ class ClubApp(ClaimKeys, EcarteApp):
         assert self.info.key_fingerprint is not None
         if self._name_refused(name):
             return "That name may not be used at this club: choose another."
+        quota, address = self.ctx.new_names, self.info.peer_ip
+        if quota is not None and not quota.allows(address):
+            return (f"{quota.limit} new players came from your address in the last hour, the "
+                    "most this club allows: come back later with this key, or play now as a "
+                    "guest (connect without a key)")
         try:
             self.player = self.ctx.identities.register(self.info.key_fingerprint, name)
         except StoreError as e:
             return str(e)
+        if quota is not None:
+            quota.took(address)
         return None
 
     def _name_refused(self, name: str) -> bool:

@@ -1,0 +1,63 @@
+"""A name is kept for good and a new key costs nothing: one address may take a bounded
+number of new names an hour (``--max-new-names-per-ip``), and is told why when it may not."""
+
+from __future__ import annotations
+
+from server_harness import Clock, Seat, club_server, first_visit, generous_limits, new_key
+
+from net.club.name_quota import NameQuota
+
+
+def test_an_address_takes_its_names_and_then_waits_for_the_oldest_to_age():
+    clock = Clock()
+    quota = NameQuota(2, window=3600.0, clock=clock)
+    for _ in range(2):
+        assert quota.allows("192.0.2.7")
+        quota.took("192.0.2.7")
+        clock.now += 600
+    assert not quota.allows("192.0.2.7")
+    assert quota.allows("198.51.100.1")  # another address is another count
+    clock.now += 3600 - 1200  # the first name is an hour old now
+    assert quota.allows("192.0.2.7")
+    quota.took("192.0.2.7")
+    assert not quota.allows("192.0.2.7")
+
+
+def test_no_bound_when_the_operator_sets_none():
+    quota = NameQuota(0)
+    for _ in range(50):
+        quota.took("192.0.2.7")
+    assert quota.allows("192.0.2.7")
+
+
+def test_old_addresses_are_let_go(monkeypatch):
+    from net.club import name_quota
+
+    monkeypatch.setattr(name_quota, "SWEEP_AT", 3)
+    clock = Clock()
+    quota = NameQuota(1, window=60.0, clock=clock)
+    for n in range(3):
+        quota.took(f"192.0.2.{n}")
+    clock.now += 61
+    quota.took("198.51.100.1")  # the sweep: the three old ones are gone
+    assert list(quota._taken) == ["198.51.100.1"]
+
+
+async def test_a_new_key_past_the_bound_is_told_why_and_no_name_is_taken(tmp_path):
+    limits = generous_limits(max_new_names_per_ip=1)
+    async with club_server(tmp_path, limits=limits) as server:
+        key = new_key()
+        anna = await first_visit(server.port, "anna", key)
+        await anna.wait_for("C L U B")
+        await anna.close()
+        ben = await first_visit(server.port, "ben", new_key())
+        screen = await ben.wait_for("new players came from your address")
+        assert "C L U B" not in screen  # still asked for a name
+        assert server.identities.store.name_taken("anna")
+        assert not server.identities.store.name_taken("ben")
+        guest = await Seat.connect(server.port, "gus")  # no key: a guest is still welcome
+        await guest.wait_for("C L U B")
+        again = await Seat.connect(server.port, "anna", key=key)  # a known key: no new name
+        await again.wait_for("C L U B")
+        for seat in (ben, guest, again):
+            await seat.close()
