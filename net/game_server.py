@@ -62,6 +62,7 @@ class ServerConfig:
     seed: int | None = None  # table codes and deals, for tests; None: the OS's generator
     shared: bool = False  # other processes serve the same club from the same store
     reuse_port: bool = False  # workers of one club accept on one port
+    proxy_protocol: bool = False  # behind a balancer: each connection says its player's address
     node_name: str | None = None  # this process in the store (default: host:pid)
     store: str | None = None  # a postgresql:// URL; None: SQLite in the data directory
     connection_counts: SharedCounts | None = None  # a supervisor's workers count together
@@ -159,6 +160,7 @@ class GameServer:
             limits=cfg.limits,
             allow_command=allow_command,
             reuse_port=cfg.reuse_port,
+            proxy_protocol=cfg.proxy_protocol,
             counts=cfg.connection_counts,
             blocklist=self.blocklist,
         )

@@ -97,6 +97,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a word to every player (\"restarting at 22:00 UTC; your game is "
                         "kept\"): shown in the lobby and, when it changes, to every session "
                         "(default: DATA_DIR/notice; an empty or missing file says nothing)")
+    p.add_argument("--proxy-protocol", action="store_true",
+                   help="behind HAProxy (send-proxy-v2) or another balancer that speaks the "
+                        "PROXY protocol: every connection must begin with its header, whose "
+                        "address is the player's (for the limits per address, the block list "
+                        "and the lockout); only where the balancer alone can reach this port")
     p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                    help="WARNING (the default): problems only; INFO: logins, tables opened "
@@ -176,6 +181,7 @@ def config_from(args: argparse.Namespace) -> object:
         shared=args.shared or (args.workers or 1) > 1 or bool(args.store),
         store=args.store,
         reuse_port=args.reuse_port,
+        proxy_protocol=args.proxy_protocol,
         # a supervisor's worker: the connection limits count every worker's connections
         connection_counts=SharedCounts.from_env() if args.reuse_port else None,
         blocklist=args.blocklist.expanduser() if args.blocklist else None,

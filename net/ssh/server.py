@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.host_key import host_key_fingerprint, join_command, load_or_create_host_key
 from net.ssh.lazy_tasks import keep_lazy_tasks
 from net.ssh.limits import ConnectionTracker, Limits, describe_wait
+from net.ssh.proxy_listener import ProxyAcceptor
 from net.ssh.session import AppFactory, AppSession, ClientIdentity, CommandFilter
 from net.ssh.shared_counts import SharedCounts
 
@@ -65,9 +65,12 @@ class _ConnectionHandler(asyncssh.SSHServer):
     (sessions themselves are bounded by the app's idle timeouts).
     """
 
-    def __init__(self, state: _ServerState) -> None:
+    def __init__(self, state: _ServerState, peer_ip: str | None = None) -> None:
+        """``peer_ip``: the player's address as a load balancer's PROXY header gave it
+        (None: the connection's own)."""
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
+        self._peer_ip = peer_ip
         self._ip = "?"
         self._admitted = False
         self._attempted = False
@@ -85,7 +88,7 @@ class _ConnectionHandler(asyncssh.SSHServer):
         authentication time: a locked-out address may still bring a key that is let in)."""
         self._conn = conn
         peer = conn.get_extra_info("peername")
-        self._ip = str(peer[0]) if peer else "?"
+        self._ip = self._peer_ip or (str(peer[0]) if peer else "?")
         blocklist = self._state.blocklist
         blocklist.refresh()
         if blocklist.address(self._ip):
@@ -323,7 +326,7 @@ class GameSSHServer:
 
     def __init__(
         self,
-        acceptor: asyncssh.SSHAcceptor,
+        acceptor: asyncssh.SSHAcceptor | ProxyAcceptor,
         state: _ServerState,
         host: str,
         host_key: asyncssh.SSHKey,
@@ -387,6 +390,7 @@ async def start_server(
     reuse_port: bool = False,
     counts: SharedCounts | None = None,
     blocklist: Blocklist | None = None,
+    proxy_protocol: bool = False,
 ) -> GameSSHServer:
     """Listen on host:port and serve `app_factory(SessionInfo)` to every SSH session.
 
@@ -396,7 +400,9 @@ async def start_server(
     `port=0` picks a free port (see `GameSSHServer.port`). `reuse_port` lets the workers of
     one club accept on the same port (the kernel spreads connections among them), and
     `counts` makes their connection limits count the connections of all of them.
-    `blocklist` keeps out addresses and keys (see ``net.ssh.blocklist``).
+    `blocklist` keeps out addresses and keys (see ``net.ssh.blocklist``). With
+    `proxy_protocol` every connection must begin with a load balancer's PROXY header, whose
+    address is the player's (``net.ssh.proxy_listener``).
     """
     keep_lazy_tasks()
     limits = limits or Limits()
@@ -405,11 +411,7 @@ async def start_server(
     if private:
         keys_path = Path(authorized_keys or Path(data_dir) / "authorized_keys")
     state = _ServerState(app_factory, limits, allow_command, keys_path, counts, blocklist)
-    server_factory: Callable[[], asyncssh.SSHServer] = lambda: _ConnectionHandler(state)  # noqa: E731
-    acceptor = await asyncssh.listen(
-        host,
-        port,
-        server_factory=server_factory,
+    options: dict[str, Any] = dict(
         server_host_keys=[key],
         login_timeout=limits.login_timeout,
         encoding=None,
@@ -421,6 +423,12 @@ async def start_server(
         gss_host=None,
         keepalive_interval=60,
         keepalive_count_max=3,
-        reuse_port=reuse_port or None,
     )
+    if proxy_protocol:
+        acceptor: asyncssh.SSHAcceptor | ProxyAcceptor = await ProxyAcceptor.start(
+            host, port, reuse_port, lambda ip: _ConnectionHandler(state, ip), options)
+    else:
+        acceptor = await asyncssh.listen(
+            host, port, server_factory=lambda: _ConnectionHandler(state),
+            reuse_port=reuse_port or None, **options)
     return GameSSHServer(acceptor, state, host, key)

@@ -18,8 +18,7 @@ from ssh_harness import ScreenClient
 from net.store import Store
 
 CONFIG = REPO / "net" / "deploy" / "haproxy.cfg"
-NODE = ("--shared", "--bot-delay", "0.05", "--max-connections-per-ip", "1000",
-        "--max-new-names-per-ip", "0")
+NODE = ("--shared", "--bot-delay", "0.05", "--proxy-protocol")
 
 
 @pytest.fixture
