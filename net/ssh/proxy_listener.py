@@ -23,6 +23,7 @@ from net.ssh.proxy_header import MAX_HEADER, ProxyHeader, ProxyHeaderError, pars
 log = logging.getLogger(__name__)
 
 HEADER_TIMEOUT = 5.0  # seconds the balancer has to send the header after connecting
+MAX_PENDING = 500  # connections not yet logged in; more are closed at once (a flood)
 
 
 class ProxyAcceptor:
@@ -78,6 +79,11 @@ class ProxyAcceptor:
             except OSError as e:  # (too many open files: the next accept may work)
                 log.warning("accepting a connection failed: %s", e)
                 await asyncio.sleep(0.1)
+                continue
+            if len(self._pending) >= MAX_PENDING:
+                log.warning("closing a connection from %s: %d are logging in already",
+                            _peer(conn), len(self._pending))
+                conn.close()
                 continue
             task = asyncio.create_task(self._serve(conn), name="proxy-connection")
             self._pending.add(task)

@@ -74,3 +74,30 @@ async def test_the_headers_address_is_the_players_for_the_club(tmp_path):
         direct.close()
         assert len(server.ssh.sessions) == 1  # type: ignore[union-attr]
         await gus.close()
+
+
+async def test_connections_past_the_pending_bound_are_closed_at_once(tmp_path, monkeypatch):
+    """A flood of connections that never log in holds at most ``MAX_PENDING`` of them."""
+    from net.ssh import proxy_listener
+
+    monkeypatch.setattr(proxy_listener, "MAX_PENDING", 2)
+    monkeypatch.setattr(proxy_listener, "HEADER_TIMEOUT", 120.0)  # (closed only by the bound)
+    async with club_server(tmp_path, proxy_protocol=True) as server:
+        loop = asyncio.get_running_loop()
+        silent = []
+        for _ in range(2):  # they send nothing: each waits for its header
+            s = socket.socket()
+            s.setblocking(False)
+            await loop.sock_connect(s, ("127.0.0.1", server.port))
+            silent.append(s)
+        await asyncio.sleep(0.2)
+        extra = socket.socket()
+        extra.setblocking(False)
+        await loop.sock_connect(extra, ("127.0.0.1", server.port))
+        try:
+            answer = await asyncio.wait_for(loop.sock_recv(extra, 10), 60)
+        except ConnectionResetError:
+            answer = b""
+        assert answer == b""
+        for s in (*silent, extra):
+            s.close()
