@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from net.commands.backup_words import BackupError, counted
+from net.commands.status import StatusError, club_name, read_status
 from net.store.postgres import first_line
 
 PG_DUMP_FILE = "club.pgdump"  # the database in the archive (pg_dump's custom format)
@@ -24,10 +25,14 @@ TOOL_TIMEOUT = 600.0  # seconds a dump or a restore may take before it is given 
 def dump(url: str, target: Path) -> str:
     """Write the club's database to ``target``; what it holds, in a line."""
     tables, players = club_counts(url)
+    _pg_dump(url, target)
+    return (f"{PG_DUMP_FILE}: {counted(tables, players)} (pg_dump of {club_name(url)}, one "
+            "consistent snapshot taken while the nodes may be writing)")
+
+
+def _pg_dump(url: str, target: Path) -> None:
     _run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file",
                      str(target)], url)
-    return (f"{PG_DUMP_FILE}: {counted(tables, players)} (pg_dump of {describe(url)}, one "
-            "consistent snapshot taken while the nodes may be writing)")
 
 
 def check_dump(path: Path) -> None:
@@ -53,8 +58,7 @@ def restore(url: str, path: Path, aside: Path) -> list[str]:
     else:
         aside.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # (the data directory)
         aside.mkdir(exist_ok=True, mode=0o700)
-        _run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file",
-                         str(aside / PG_DUMP_FILE)], url)
+        _pg_dump(url, aside / PG_DUMP_FILE)
         (aside / PG_DUMP_FILE).chmod(0o600)  # (every hidden card of the games in play)
         said.append(PG_DUMP_FILE)
     _run("pg_restore", ["--clean", "--if-exists", "--no-owner", "--no-privileges",
@@ -64,8 +68,6 @@ def restore(url: str, path: Path, aside: Path) -> list[str]:
 
 def refuse_if_serving(url: str) -> None:
     """A node writing while the database is replaced would write into the old club."""
-    from net.commands.status import StatusError, read_status
-
     try:
         serving = read_status(url, time.time()).serving
     except StatusError:
@@ -84,23 +86,16 @@ def club_counts(url: str) -> tuple[int, int]:
     try:
         db = PgConnection(url)
     except Exception as e:
-        raise BackupError(f"cannot reach {describe(url)}: {first_line(e)}") from e
+        raise BackupError(f"cannot reach {club_name(url)}: {first_line(e)}") from e
     try:
         tables = db.execute("SELECT count(*) FROM tables").fetchone()
         players = db.execute("SELECT count(*) FROM players").fetchone()
     except Exception as e:
-        raise BackupError(f"{describe(url)} holds no club: {first_line(e)}") from e
+        raise BackupError(f"{club_name(url)} holds no club: {first_line(e)}") from e
     finally:
         db.close()
     assert tables is not None and players is not None
     return int(tables[0]), int(players[0])
-
-
-def describe(url: str) -> str:
-    """The database's name and host, never its password."""
-    from net.commands.status import club_name
-
-    return club_name(url)
 
 
 def _run(tool: str, args: list[str], url: str | None) -> str:

@@ -32,6 +32,7 @@ from net.commands.backup import (
     report,
 )
 from net.commands.pg_backup import PG_DUMP_FILE
+from net.commands.status import club_name
 from net.commands.store_option import add_store_argument, store_url
 from net.ssh.host_key import HOST_KEY_FILENAME, fingerprint_of
 from net.ssh.private_file import write_private
@@ -208,7 +209,7 @@ def _summary(archive: Path, data_dir: Path, members: dict[str, bytes],
         from net.commands import pg_backup
 
         tables, players = pg_backup.club_counts(store)
-        lines.append(f"  {PG_DUMP_FILE} into {pg_backup.describe(store)}: "
+        lines.append(f"  {PG_DUMP_FILE} into {club_name(store)}: "
                      f"{counted(tables, players)}")
     if HOST_KEY_FILENAME in members:
         lines.append(f"  {HOST_KEY_FILENAME}: the host key, "
