@@ -167,7 +167,7 @@ class GameServer:
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
             cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist, self.notice,
-            NameQuota(cfg.limits.max_new_names_per_ip),
+            NameQuota(self.store, cfg.limits.max_new_names_per_ip),
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
         self._keeper = asyncio.create_task(self._watch_files(), name="club-files")

@@ -1,49 +1,47 @@
 """How many new names one address may take in an hour.
 
 A name is a player's for good, and a new SSH key costs nothing: without a bound, a script
-could take every good name (and grow the players' table) as fast as it can connect. Counted
-in each process: with several workers or machines, the bound is per process.
+could take every good name (and grow the players' table) as fast as it can connect. The
+names are counted in the club's store, so the bound is the club's whatever the number of
+its workers and machines (two processes checking at the same instant may both let one in).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections import deque
 from collections.abc import Callable
 
-SWEEP_AT = 10_000  # addresses remembered before the ones with nothing recent are let go
+from net.store.club_store import Store
+
+
+def address_key(address: str) -> str:
+    """What the store keeps of an address: enough to count it, not to print it."""
+    return hashlib.sha256(f"ecarte-new-name:{address}".encode()).hexdigest()[:24]
 
 
 class NameQuota:
-    def __init__(self, limit: int, window: float = 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, store: Store, limit: int, window: float = 3600.0,
+                 clock: Callable[[], float] = time.time) -> None:
         """``limit`` new names per address within ``window`` seconds; 0: no bound."""
-        self.limit, self.window, self.clock = limit, window, clock
-        self._taken: dict[str, deque[float]] = {}
+        self.store, self.limit, self.window, self.clock = store, limit, window, clock
 
     def allows(self, address: str) -> bool:
         """Whether ``address`` may take one more name now."""
         if not self.limit:
             return True
-        times = self._recent(address)
-        return times is None or len(times) < self.limit
+        with self.store._tx() as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM new_names WHERE address = ? AND at > ?",
+                (address_key(address), self.clock() - self.window)).fetchone()
+        return int(row[0]) < self.limit
 
     def took(self, address: str) -> None:
-        """``address`` took a name now."""
+        """``address`` took a name now (names older than the window are forgotten)."""
         if not self.limit:
             return
-        if len(self._taken) >= SWEEP_AT:
-            for other in list(self._taken):
-                self._recent(other)
-        self._taken.setdefault(address, deque()).append(self.clock())
-
-    def _recent(self, address: str) -> deque[float] | None:
-        times = self._taken.get(address)
-        if times is None:
-            return None
-        while times and self.clock() - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._taken[address]
-            return None
-        return times
+        now = self.clock()
+        with self.store._tx() as db:
+            db.execute("DELETE FROM new_names WHERE at <= ?", (now - self.window,))
+            db.execute("INSERT INTO new_names (address, at) VALUES (?, ?)",
+                       (address_key(address), now))

@@ -69,7 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="concurrent connections from one address (10)")
     p.add_argument("--max-new-names-per-ip", type=count(0), default=None, metavar="N",
                    help="new players (a new key choosing a name) from one address in an hour, "
-                        "in each process; 0: no bound (5)")
+                        "in the whole club; 0: no bound (5)")
     p.add_argument("--bot-delay", type=seconds, default=0.8, metavar="SECONDS",
                    help="the server's bots wait this long before each move (0.8)")
     p.add_argument("--bot-effort", type=positive_effort, default=1.0, metavar="SCALE",

@@ -65,8 +65,8 @@ class Limits:
     max_pending_app_messages: int = 100
     """Pause reading input while the app has this many unprocessed messages queued."""
     max_new_names_per_ip: int = 5
-    """New players (a new key choosing its name) per peer address in an hour, in each
-    process; 0 = no bound. A name is kept for good and a key costs nothing."""
+    """New players (a new key choosing its name) per peer address in an hour, across the
+    club's processes and machines; 0 = no bound. A name is kept for good and a key costs nothing."""
     max_columns: int = 500
     """Wider terminals are served as this wide (rendering cost grows with the area)."""
     max_rows: int = 200

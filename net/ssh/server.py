@@ -65,12 +65,15 @@ class _ConnectionHandler(asyncssh.SSHServer):
     (sessions themselves are bounded by the app's idle timeouts).
     """
 
-    def __init__(self, state: _ServerState, peer_ip: str | None = None) -> None:
+    def __init__(self, state: _ServerState, peer_ip: str | None = None,
+                 balancer: bool = False) -> None:
         """``peer_ip``: the player's address as a load balancer's PROXY header gave it
-        (None: the connection's own)."""
+        (None: the connection's own). ``balancer``: the header named no player (PROXY
+        LOCAL, the balancer's own health check)."""
         self._state = state
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer_ip = peer_ip
+        self._balancer = balancer
         self._ip = "?"
         self._admitted = False
         self._attempted = False
@@ -91,7 +94,9 @@ class _ConnectionHandler(asyncssh.SSHServer):
         self._ip = self._peer_ip or (str(peer[0]) if peer else "?")
         blocklist = self._state.blocklist
         blocklist.refresh()
-        if blocklist.address(self._ip):
+        # (a block list naming the balancer's network would refuse its health checks, and
+        # log it every two seconds)
+        if not self._balancer and blocklist.address(self._ip):
             log.info("refusing connection from %s: on the block list", self._ip)
             asyncio.get_running_loop().call_soon(
                 conn.disconnect, asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT, REFUSED)
@@ -426,7 +431,8 @@ async def start_server(
     )
     if proxy_protocol:
         acceptor: asyncssh.SSHAcceptor | ProxyAcceptor = await ProxyAcceptor.start(
-            host, port, reuse_port, lambda ip: _ConnectionHandler(state, ip), options)
+            host, port, reuse_port,
+            lambda ip: _ConnectionHandler(state, ip, balancer=ip is None), options)
     else:
         acceptor = await asyncssh.listen(
             host, port, server_factory=lambda: _ConnectionHandler(state),

@@ -59,8 +59,16 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 UPGRADES: dict[int, str] = {
+    8: """
+    CREATE TABLE IF NOT EXISTS new_names (   -- a name taken by a new key, for the bound per
+        address TEXT NOT NULL,                -- address (net/club/name_quota.py): a hash of
+        at REAL NOT NULL                      -- it, and when (epoch s), kept an hour
+    );
+    CREATE INDEX IF NOT EXISTS new_names_address ON new_names(address, at);
+    CREATE INDEX IF NOT EXISTS new_names_at ON new_names(at);
+    """,
     7: """
     CREATE TABLE IF NOT EXISTS serving (   -- each server process and how busy it is, for
         node TEXT PRIMARY KEY,              -- ``ecarte status`` (net/store/serving.py)

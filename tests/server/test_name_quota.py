@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from server_harness import Clock, Seat, club_server, first_visit, generous_limits, new_key
 
-from net.club.name_quota import NameQuota
+from net.club.name_quota import NameQuota, address_key
+from net.store.club_store import Store
 
 
-def test_an_address_takes_its_names_and_then_waits_for_the_oldest_to_age():
+def test_an_address_takes_its_names_and_then_waits_for_the_oldest_to_age(club_db_target):
     clock = Clock()
-    quota = NameQuota(2, window=3600.0, clock=clock)
+    quota = NameQuota(Store(club_db_target), 2, window=3600.0, clock=clock)
     for _ in range(2):
         assert quota.allows("192.0.2.7")
         quota.took("192.0.2.7")
@@ -23,24 +24,34 @@ def test_an_address_takes_its_names_and_then_waits_for_the_oldest_to_age():
     assert not quota.allows("192.0.2.7")
 
 
-def test_no_bound_when_the_operator_sets_none():
-    quota = NameQuota(0)
+def test_every_process_of_the_club_counts_the_same_names(tmp_path):
+    """Two workers (two stores on one file): names taken through one count in the other."""
+    clock = Clock()
+    one = NameQuota(Store(tmp_path / "club.db"), 2, clock=clock)
+    two = NameQuota(Store(tmp_path / "club.db"), 2, clock=clock)
+    one.took("192.0.2.7")
+    two.took("192.0.2.7")
+    assert not one.allows("192.0.2.7") and not two.allows("192.0.2.7")
+
+
+def test_no_bound_when_the_operator_sets_none(tmp_path):
+    quota = NameQuota(Store(tmp_path / "club.db"), 0)
     for _ in range(50):
         quota.took("192.0.2.7")
     assert quota.allows("192.0.2.7")
+    assert quota.store._db.execute("SELECT COUNT(*) FROM new_names").fetchone()[0] == 0
 
 
-def test_old_addresses_are_let_go(monkeypatch):
-    from net.club import name_quota
-
-    monkeypatch.setattr(name_quota, "SWEEP_AT", 3)
+def test_old_names_are_forgotten_and_no_address_is_kept_in_clear(tmp_path):
     clock = Clock()
-    quota = NameQuota(1, window=60.0, clock=clock)
+    quota = NameQuota(Store(tmp_path / "club.db"), 1, window=60.0, clock=clock)
     for n in range(3):
         quota.took(f"192.0.2.{n}")
     clock.now += 61
-    quota.took("198.51.100.1")  # the sweep: the three old ones are gone
-    assert list(quota._taken) == ["198.51.100.1"]
+    quota.took("198.51.100.1")  # the three old ones are deleted
+    rows = quota.store._db.execute("SELECT address FROM new_names").fetchall()
+    assert rows == [(address_key("198.51.100.1"),)]
+    assert "198.51" not in rows[0][0]
 
 
 async def test_a_new_key_past_the_bound_is_told_why_and_no_name_is_taken(tmp_path):
@@ -60,4 +71,21 @@ async def test_a_new_key_past_the_bound_is_told_why_and_no_name_is_taken(tmp_pat
         again = await Seat.connect(server.port, "anna", key=key)  # a known key: no new name
         await again.wait_for("C L U B")
         for seat in (ben, guest, again):
+            await seat.close()
+
+
+async def test_the_bound_holds_across_the_machines_of_one_club(tmp_path, postgres_url):
+    """A name taken on one machine counts on the other: a script cannot spread its new keys
+    over the club's nodes to take more names."""
+    limits = generous_limits(max_new_names_per_ip=1)
+    async with club_server(tmp_path / "one", store=postgres_url, shared=True,
+                           limits=limits) as a, \
+            club_server(tmp_path / "two", store=postgres_url, shared=True,
+                        limits=limits) as b:
+        anna = await first_visit(a.port, "anna", new_key())
+        await anna.wait_for("C L U B")
+        ben = await first_visit(b.port, "ben", new_key())
+        await ben.wait_for("new players came from your address")
+        assert not b.identities.store.name_taken("ben")
+        for seat in (anna, ben):
             await seat.close()

@@ -5,6 +5,7 @@ sessions' identities see players, not the balancer."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import struct
 
@@ -101,3 +102,24 @@ async def test_connections_past_the_pending_bound_are_closed_at_once(tmp_path, m
         assert answer == b""
         for s in (*silent, extra):
             s.close()
+
+
+async def test_the_balancers_own_health_check_passes_a_block_list_naming_its_network(
+        tmp_path, caplog):
+    """An operator blocking a range that holds the balancer's address (here the loopback)
+    blocks its players, not its checks (PROXY LOCAL): they are answered and not refused
+    (the log would say so every two seconds for each node)."""
+    (tmp_path / "blocklist").write_text("127.0.0.0/8\n")
+    caplog.set_level(logging.INFO, logger="net.ssh.server")
+    async with club_server(tmp_path, proxy_protocol=True) as server:
+        loop = asyncio.get_running_loop()
+        check = socket.socket()
+        check.setblocking(False)
+        await loop.sock_connect(check, ("127.0.0.1", server.port))
+        await loop.sock_sendall(check, V2_SIGNATURE + bytes([0x20, 0x00, 0, 0]))
+        assert await asyncio.wait_for(loop.sock_recv(check, 4), 10) == b"SSH-"
+        check.close()
+        with pytest.raises(Exception, match="may not play at this club"):
+            await _through_balancer(server.port, v2("127.0.0.5"), "troll")
+    refused = [r.getMessage() for r in caplog.records if "on the block list" in r.getMessage()]
+    assert refused == ["refusing connection from 127.0.0.5: on the block list"]
