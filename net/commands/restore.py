@@ -86,6 +86,8 @@ def restore(archive: Path, data_dir: Path, store: str | None = None) -> list[str
             if (data_dir / side).exists():
                 _move_aside(data_dir / side, aside / side)
                 moved.append(side)
+    if aside.exists():
+        _give_to_owner(aside, data_dir)
     return _summary(archive, data_dir, members, aside if moved else None, store)
 
 
@@ -184,6 +186,17 @@ def _release_database(data_dir: Path) -> None:
 def _move_aside(path: Path, to: Path) -> None:
     to.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.replace(path, to)
+
+
+def _give_to_owner(tree: Path, data_dir: Path) -> None:
+    """What restore kept aside, made by root, given to the data directory's owner (the
+    service's user), as the files it restores are: his to read, and to clean up."""
+    st = data_dir.stat()
+    if os.geteuid() != 0 or (st.st_uid, st.st_gid) == (0, 0):
+        return
+    for path in (tree, *tree.rglob("*")):
+        with contextlib.suppress(OSError):
+            os.chown(path, st.st_uid, st.st_gid, follow_symlinks=False)
 
 
 def _write(path: Path, data: bytes, data_dir: Path) -> None:

@@ -144,6 +144,23 @@ def test_a_restore_keeps_what_it_replaces_and_no_old_log_is_applied(tmp_path):
     assert (aside / HOST_KEY_FILENAME).read_bytes() != KEY
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving files to another user takes root")
+def test_a_restore_run_as_root_leaves_every_file_to_the_services_user(tmp_path):
+    """The service runs as its own user; its operator restores as root: what is restored
+    and what is kept aside are the service's, not root's (it could not open its key)."""
+    data, backup = tmp_path / "data", tmp_path / "b.tar.gz"
+    _club(data)
+    write_backup(data, backup)
+    (data / "notice").write_text("a newer notice\n")
+    nobody = 65534
+    for path in (data, *data.rglob("*")):
+        os.chown(path, nobody, nobody)
+    restore(backup, data)
+    aside = next(data.glob("before-restore-*"))
+    for path in (data / HOST_KEY_FILENAME, data / "notice", aside, aside / "notice"):
+        assert (path.stat().st_uid, path.stat().st_gid) == (nobody, nobody), path
+
+
 def _tar_with(path: Path, name: str, data: bytes = b"x") -> None:
     with tarfile.open(path, "w:gz") as tar:
         info = tarfile.TarInfo(name)
