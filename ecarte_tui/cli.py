@@ -28,6 +28,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "restore": ("net.commands.restore", "put a backup back into a stopped server's data"),
     "status": ("net.commands.status",
                "how busy the server is: its processes, sessions and tables, summed"),
+    "players": ("net.commands.players",
+                "the club's players: find one (his key, for the block list), rename one"),
 }
 
 

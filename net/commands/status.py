@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
 def read_status(target: Path | str, now: float) -> ClubStatus:
     """The club's status from its store, opened read-only; StatusError if it cannot be."""
-    db = _open(target)
+    db = open_readonly(target)
     try:
         return _read(db, club_name(target), now)
     except Exception as e:  # (the database's errors, whichever driver)
@@ -106,7 +106,10 @@ def club_name(target: Path | str) -> str:
     return str(target)
 
 
-def _open(target: Path | str) -> sqlite3.Connection | PgConnection:
+def open_readonly(target: Path | str, command: str = "status"
+                  ) -> sqlite3.Connection | PgConnection:
+    """The club's database, never created or changed by this connection (a file opened
+    read-only); StatusError, said as is, when it is not there or not readable."""
     if is_url(target):
         try:
             return PgConnection(str(target))
@@ -118,7 +121,7 @@ def _open(target: Path | str) -> sqlite3.Connection | PgConnection:
                           f"--data-dir {path.parent}` run? (--store for a PostgreSQL club)")
     if not os.access(path, os.R_OK):
         raise StatusError(f"cannot read {path}: run this as the server's user "
-                          f"(sudo -u {_owner(path)} ecarte status ...)")
+                          f"(sudo -u {_owner(path)} ecarte {command} ...)")
     try:  # read-only: a status never creates or changes the club
         return sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True,
                                timeout=5.0)

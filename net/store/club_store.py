@@ -292,6 +292,16 @@ class Store:
             )
         return Player(player_id, name)
 
+    def rename(self, player_id: str, name: str) -> None:
+        """The operator's renaming of a player (``ecarte players --rename``): StoreError if
+        another player has the name. Records keep the name they were played under."""
+        check_name(name)
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM players WHERE lower(name) = lower(?) AND id != ?",
+                          (name, player_id)).fetchone():
+                raise StoreError(f"the name {name!r} is another player's")
+            db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+
     def next_number(self, counter: str) -> int:
         """The next of a count shared by every process of the club (1 the first time)."""
         with self._tx() as db:
