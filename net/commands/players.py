@@ -19,6 +19,7 @@ from typing import Any
 from net.club.identity import check_new_name
 from net.commands.status import StatusError, club_name, open_readonly
 from net.commands.store_option import add_store_argument, store_url
+from net.ssh.blocklist import parse
 from net.store.club_store import Store, StoreError
 from net.store.postgres import first_line
 
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     target: Path | str = store_url(args) or (args.data_dir or default_data_dir()) / "club.db"
     try:
         if args.rename:
-            print(rename(target, *args.rename))
+            data_dir = args.data_dir or default_data_dir()
+            print(rename(target, *args.rename, blocklist=data_dir / "blocklist"))
             return 0
         rows, total = find_players(target, args.find, args.limit)
     except (StatusError, StoreError) as e:
@@ -111,8 +113,9 @@ def _record(db: Any, player_id: str) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
-def rename(target: Path | str, name: str, new: str) -> str:
-    """Rename the player called ``name``; what was done, for the operator."""
+def rename(target: Path | str, name: str, new: str, blocklist: Path | None = None) -> str:
+    """Rename the player called ``name``; what was done, for the operator (warned when
+    ``blocklist`` kept him out by that name alone: the new one would let him in)."""
     db = open_readonly(target, "players")  # (first: a missing club is not created)
     try:
         found = db.execute("SELECT id, name FROM players WHERE lower(name) = lower(?)",
@@ -128,12 +131,18 @@ def rename(target: Path | str, name: str, new: str) -> str:
         store.rename(player_id, new)
     finally:
         store.close()
+    warning = ""
+    if blocklist is not None and blocklist.is_file():
+        entries = parse(blocklist.read_text(errors="replace"), str(blocklist))
+        if old.lower() in entries.names and player_id not in entries.fingerprints:
+            warning = (f"\nWarning: {blocklist} keeps {old} out by name only: as {new} he "
+                       f"may play again. To keep him out, add his key: {player_id}")
     return (f"{old} is now {new} ({player_id}).\n"
             "The leaderboard and the lists of matches say so at once; his sessions open now "
             "and the tables he sits at keep the old name until they end; finished games' "
             "records keep the name they were played under.\n"
             f"The name {old} is free again: to keep it from every new key, add the line "
-            f"name:{old} to the block list.")
+            f"name:{old} to the block list." + warning)
 
 
 def report(club: str, rows: list[PlayerRow], total: int, find: str) -> str:

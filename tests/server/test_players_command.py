@@ -68,6 +68,18 @@ def test_a_rename_takes_the_name_away_and_frees_it(club_db_target):
     rename(club_db_target, "anne", "Anne")  # a change of case is hers to make
 
 
+def test_renaming_a_player_kept_out_by_name_says_how_to_keep_him_out(tmp_path):
+    """A name on the block list stops keeping its player out once it is not his: the
+    operator is told, with the key to list instead."""
+    _club(tmp_path / "club.db").close()
+    listed = tmp_path / "blocklist"
+    listed.write_text("name:Anna\n")
+    said = rename(tmp_path / "club.db", "anna", "anne", blocklist=listed)
+    assert "keeps anna out by name only" in said and said.endswith("SHA256:aaa")
+    listed.write_text("name:anne\nSHA256:aaa\n")  # his key is listed: nothing to say
+    assert "Warning" not in rename(tmp_path / "club.db", "anne", "anna", blocklist=listed)
+
+
 @pytest.mark.parametrize(("old", "new", "why"), [
     ("anna", "ben_X", "is another player's"),
     ("anna", "guest7", "kept for the server"),
