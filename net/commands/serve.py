@@ -113,11 +113,11 @@ CLUB_LIST = "; with every other machine's, the whole club's list"
 CLUB_NOTICE = "; the latest written on any machine is the club's"
 
 
-def status_command(config: ServerConfig) -> str:
-    """How the operator asks how busy the club is (the store's URL is not printed: it may
-    hold a password)."""
+def status_command(config: ServerConfig, command: str = "status") -> str:
+    """How the operator asks the club's store (how busy it is, who its players are); the
+    store's URL is not printed: it may hold a password."""
     here = "" if config.data_dir == default_data_dir() else f" --data-dir {config.data_dir}"
-    return "ecarte status" + here + (" --store URL" if config.store else "")
+    return f"ecarte {command}" + here + (" --store URL" if config.store else "")
 
 
 def blocklist_note(blocklist: Any, machines: bool = False) -> str:
@@ -245,6 +245,8 @@ async def serve(args: argparse.Namespace) -> int:
         f"notice:               {notice_note(server.notice, bool(config.store))}",
         f"how busy:             `{status_command(config)}` (every process's sessions, "
         "summed)",
+        f"players:              `{status_command(config, 'players')}` (who is behind a "
+        "name, and his key; --rename NAME NEW)",
         f"data:                 {config.data_dir} (finished games in archive/: "
         "`ecarte replay FILE`; a backup while it runs: `ecarte backup`)",
     ]

@@ -180,6 +180,8 @@ async def test_the_banners_status_command_sums_the_workers_and_names_one_killed(
     try:
         command = banner.split("how busy:", 1)[1].split("`")[1]
         assert command == f"ecarte status --data-dir {tmp_path / 'data'}"
+        players = banner.split("players:", 1)[1].split("`")[1]
+        assert players == f"ecarte players --data-dir {tmp_path / 'data'}"
         gus = await Seat.connect(server.port, "gus")
         await gus.wait_for("C L U B")
 
