@@ -197,6 +197,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         suggestion = self.ctx.identities.suggest(self.info.username)
         self.push_screen(NameScreen(suggestion, self._register_name), self._named)
 
+    @store_guarded(failed=STORE_DOWN)  # (said on the name screen: no name was taken)
     def _register_name(self, name: str) -> str | None:
         assert self.info.key_fingerprint is not None
         if self._name_refused(name):

@@ -3,6 +3,8 @@ number of new names an hour (``--max-new-names-per-ip``), and is told why when i
 
 from __future__ import annotations
 
+import sqlite3
+
 from server_harness import Clock, Seat, club_server, first_visit, generous_limits, new_key
 
 from net.club.name_quota import NameQuota, address_key
@@ -89,3 +91,25 @@ async def test_the_bound_holds_across_the_machines_of_one_club(tmp_path, postgre
         assert not b.identities.store.name_taken("ben")
         for seat in (anna, ben):
             await seat.close()
+
+
+async def test_a_name_chosen_while_the_store_is_away_is_refused_with_a_word_and_kept_for_later(
+        tmp_path, monkeypatch):
+    """The database away at the moment a new key takes its name: the name screen says so and
+    stays (the session used to end), and the same Enter works once it is back."""
+    async with club_server(tmp_path) as server:
+        store = server.identities.store
+        real = store.register
+
+        def away(*_args: object) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(store, "register", away)
+        anna = await first_visit(server.port, "anna", new_key())
+        await anna.wait_for("cannot reach its records")
+        assert "C L U B" not in anna.text() and not store.name_taken("anna")
+        monkeypatch.setattr(store, "register", real)
+        await anna.dismiss_toast("The club cannot")
+        anna.press(b"\r")
+        await anna.wait_for("You are anna")
+        await anna.close()
