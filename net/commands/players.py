@@ -14,13 +14,12 @@ import sys
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from net.club.identity import check_new_name
 from net.commands.status import StatusError, club_name, open_readonly
 from net.commands.store_option import add_store_argument, store_url
 from net.ssh.blocklist import parse
-from net.store.club_store import Store, StoreError
+from net.store.club_store import Store, StoreError, record_of
 from net.store.postgres import first_line
 
 SHOWN = 50  # players listed unless --limit says otherwise
@@ -80,7 +79,8 @@ def find_players(target: Path | str, find: str = "", limit: int = SHOWN
     and how many match in all."""
     db = open_readonly(target, "players")
     try:
-        where, args = "", ()
+        where = ""
+        args: tuple[str, ...] = ()
         if find:
             where = "WHERE lower(name) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\'"
             args = (f"%{_like(find.lower())}%", f"{_like(find)}%")
@@ -90,7 +90,7 @@ def find_players(target: Path | str, find: str = "", limit: int = SHOWN
             "ORDER BY last_seen DESC, name" + (f" LIMIT {int(limit)}" if limit > 0 else ""),
             args).fetchall()
         return [PlayerRow(str(name), str(pid), str(created), str(seen),
-                          *_record(db, str(pid))) for pid, name, created, seen in rows], total
+                          *record_of(db, str(pid))) for pid, name, created, seen in rows], total
     except StatusError:
         raise
     except Exception as e:  # (the database's errors, whichever driver)
@@ -102,15 +102,6 @@ def find_players(target: Path | str, find: str = "", limit: int = SHOWN
 def _like(text: str) -> str:
     """``text`` matched literally by LIKE (its wildcards escaped: ``b_`` is not ``b``)."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _record(db: Any, player_id: str) -> tuple[int, int]:
-    from net.store.club_store import _FINISHED
-
-    row = db.execute(
-        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN winner = ? THEN 1 ELSE 0 END), 0) "
-        f"FROM ({_FINISHED}) AS g", (player_id, player_id, player_id)).fetchone()
-    return int(row[0]), int(row[1])
 
 
 def rename(target: Path | str, name: str, new: str, blocklist: Path | None = None) -> str:

@@ -395,12 +395,7 @@ class Store:
     def record_for(self, player_id: str) -> tuple[int, int]:
         """(matches finished, matches won) by a player: their record in the lobby."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN winner = ? THEN 1 ELSE 0 END), 0) "
-                f"FROM ({_FINISHED}) AS g",
-                (player_id, player_id, player_id),
-            ).fetchone()
-        return int(row[0]), int(row[1])
+            return record_of(self._db, player_id)
 
     def _tables(self, where: str, args: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:
@@ -410,6 +405,17 @@ class Store:
                 args,
             ).fetchall()
         return [_stored(r) for r in rows]
+
+
+def record_of(db: sqlite3.Connection | PgConnection, player_id: str) -> tuple[int, int]:
+    """(matches finished, matches won) by a player, on any connection to the store (the
+    operator's commands read it without opening the store for writing)."""
+    row = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN winner = ? THEN 1 ELSE 0 END), 0) "
+        f"FROM ({_FINISHED}) AS g",
+        (player_id, player_id, player_id),
+    ).fetchone()
+    return int(row[0]), int(row[1])
 
 
 def _stored(r: tuple | sqlite3.Row) -> StoredTable:
