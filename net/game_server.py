@@ -93,6 +93,8 @@ class GameServer:
         self.config = config
         self.store = Store(config.store_target())
         self.serving = Serving(self.store)
+        self._elsewhere = 0  # sessions the club's other processes serve (said in the store)
+        self._connected = 0  # the club's sessions when its lobbies were last told
         self.started, self.version = time.time(), package_version()  # (for ``ecarte status``)
         self.club = Club(
             self.store,
@@ -167,7 +169,7 @@ class GameServer:
         self.ctx = ClubContext(
             self.club, self.identities, cfg.reach_host(), self.ssh.port,
             cfg.lobby_idle_timeout, cfg.default_bot_level, self.blocklist, self.notice,
-            NameQuota(self.store, cfg.limits.max_new_names_per_ip),
+            NameQuota(self.store, cfg.limits.max_new_names_per_ip), self.connected,
         )
         self._sweeper = asyncio.create_task(self._sweep(), name="club-sweeper")
         self._keeper = asyncio.create_task(self._watch_files(), name="club-files")
@@ -243,6 +245,7 @@ class GameServer:
             try:
                 self.club.sweep()
                 self.say_serving()
+                self._count_the_club()
                 outage.worked()
             except Exception as e:  # housekeeping must never stop the server
                 outage.failed(e)
@@ -259,6 +262,21 @@ class GameServer:
         apps = [s.app for s in self.ssh.sessions if isinstance(s.app, ClubApp)]
         guests = sum(1 for a in apps if a.player is not None and is_guest(a.player))
         return len(apps), guests, sum(lt.watchers for lt in self.club.tables.values())
+
+    def connected(self) -> int:
+        """Sessions in the whole club now: this process's, and the others' as they last
+        said (within a sweep or two)."""
+        return self._counts()[0] + self._elsewhere
+
+    def _count_the_club(self) -> None:
+        """Read the other processes' sessions; the lobbies redraw when the club's count
+        changed (an empty lobby says who is here)."""
+        if self.club.node is not None:  # (alone, this process serves the whole club)
+            self._elsewhere = self.serving.elsewhere(self.node_name, time.time())
+        now = self.connected()
+        if now != self._connected:
+            self._connected = now
+            self.club.lobby_changed()
 
     def say_serving(self) -> None:
         """Tell the store how busy this process is (for ``ecarte status``); raised if the

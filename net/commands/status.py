@@ -23,9 +23,8 @@ from urllib.parse import quote
 
 from net.commands.store_option import add_store_argument, store_url
 from net.store.postgres import PgConnection, first_line, is_url
-from net.store.serving import REFRESH_SECONDS, ServingRow, machine_id, read_serving
+from net.store.serving import ServingRow, read_serving, row_state
 
-SILENT_SECONDS = 3 * REFRESH_SECONDS  # a process not heard from for longer is not counted
 DAY = 86400.0
 NOT_SERVING, UNREADABLE = 3, 1  # exit statuses (3: "not running", as an init script says)
 
@@ -137,7 +136,7 @@ def _owner(path: Path) -> str:
 
 
 def _read(db: sqlite3.Connection | PgConnection, club: str, now: float) -> ClubStatus:
-    processes = [Process(row, _state(row, now)) for row in read_serving(db)]
+    processes = [Process(row, row_state(row, now)) for row in read_serving(db)]
     tables = {str(s): int(n) for s, n in db.execute(
         "SELECT status, COUNT(*) FROM tables WHERE status IN ('open', 'playing') "
         "GROUP BY status").fetchall()}
@@ -152,24 +151,6 @@ def _read(db: sqlite3.Connection | PgConnection, club: str, now: float) -> ClubS
     return ClubStatus(club, processes, {"playing": tables.get("playing", 0),
                                         "open": tables.get("open", 0)},
                       int(players or 0), int(seen or 0), int(finished[0] if finished else 0))
-
-
-def _state(row: ServingRow, now: float) -> str:
-    """A process on this machine (by its machine id: host names may repeat) is known
-    stopped when its pid is gone; one elsewhere only by its silence."""
-    if row.machine == machine_id() and not _pid_alive(row.pid):
-        return "stopped"
-    return "serving" if now - row.said <= SILENT_SECONDS else "silent"
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # (another user's process: it exists)
-        return True
-    return True
 
 
 # ---------------------------------------------------------------------- printing

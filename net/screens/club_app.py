@@ -12,6 +12,7 @@ import contextvars
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -89,6 +90,7 @@ class ClubContext:
     blocklist: Blocklist | None = None  # names the operator keeps out
     notice: Notice | None = None  # the operator's word to everyone
     new_names: NameQuota | None = None  # new names per address in an hour
+    connected: Callable[[], int] | None = None  # sessions in the whole club now
 
     def join_command(self, verb: str | None = None, code: str | None = None) -> str:
         command = f"{verb} {code}" if verb and code else None

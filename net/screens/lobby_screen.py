@@ -65,6 +65,7 @@ class LobbyScreen(Screen[None]):
         self._shown = False  # between ScreenResume and ScreenSuspend
         self._rows: list[TableRow] | None = None  # as the list shows them
         self._who = ""
+        self._empty: str | None = None  # the line under an empty list, as shown
 
     @property
     def club_app(self) -> ClubApp:
@@ -155,6 +156,7 @@ class LobbyScreen(Screen[None]):
         rows = [table_row(app.club, lt, player_id)
                 for lt in app.club.lobby_tables(player_id)]
         rows.sort(key=lambda r: (not r.mine, not r.joinable, r.code))
+        self._say_empty(not rows)
         if rows == self._rows:
             return  # (a lobby comes back, or a change it does not show: nothing to draw)
         table = self.query_one("#tables", DataTable)
@@ -178,10 +180,23 @@ class LobbyScreen(Screen[None]):
                 if r.code == keep:
                     table.move_cursor(row=i)
                     break
-        empty = self.query_one("#lobby-empty", Static)
-        empty.update("" if rows else
-                     "No table is open yet: press n to open one, or b to play the bot.")
-        empty.display = not rows
+
+    def _say_empty(self, empty: bool) -> None:
+        """Under an empty list: how to begin, and whether anyone is here to join a table
+        (a newcomer to a quiet club would otherwise wait for nobody)."""
+        text = ""
+        if empty:
+            connected = self.club_app.ctx.connected
+            others = connected() - 1 if connected is not None else 0
+            text = "No table is open yet: press n to open one, or b to play the bot."
+            if others > 0:
+                who = "1 other player is" if others == 1 else f"{others} other players are"
+                text += f"\n{who} here: they will see the table you open."
+        line = self.query_one("#lobby-empty", Static)
+        if text != self._empty:
+            self._empty = text
+            line.update(text)
+        line.display = empty
 
     def _cursor_code(self) -> str | None:
         table = self.query_one("#tables", DataTable)

@@ -4,6 +4,7 @@ can sum a club served by several workers or machines (SIGUSR1 asks one process a
 from __future__ import annotations
 
 import hashlib
+import os
 import socket
 import sqlite3
 from dataclasses import astuple, dataclass, fields, replace
@@ -15,6 +16,7 @@ from net.store.club_store import Store
 from net.store.postgres import PgConnection
 
 REFRESH_SECONDS = 30.0  # a process unchanged says it again this often (it is alive)
+SILENT_SECONDS = 3 * REFRESH_SECONDS  # a process not heard from for longer is not counted
 FORGET_SECONDS = 3600.0  # a row not said again for this long is deleted (a killed process)
 
 
@@ -60,6 +62,25 @@ def machine_id() -> str:
     return hashlib.sha256(f"ecarte:{found}".encode()).hexdigest()[:16]
 
 
+def row_state(row: ServingRow, now: float) -> str:
+    """"serving", "silent" (not heard from lately) or "stopped": a process on this machine
+    (by its machine id: host names may repeat) is known stopped when its pid is gone; one
+    elsewhere only by its silence."""
+    if row.machine == machine_id() and not _pid_alive(row.pid):
+        return "stopped"
+    return "serving" if now - row.said <= SILENT_SECONDS else "silent"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # (another user's process: it exists)
+        return True
+    return True
+
+
 class Serving:
     """This process's row: written when its counts change, or every ``REFRESH_SECONDS``."""
 
@@ -86,6 +107,14 @@ class Serving:
                 self._forgot = row.said
         self._written = row
         return True
+
+    def elsewhere(self, node: str, now: float) -> int:
+        """Sessions served by the club's other processes that still serve (for the lobby's
+        "who is here")."""
+        with self.store._lock:
+            rows = read_serving(self.store._db)
+        return sum(r.sessions for r in rows
+                   if r.node != node and row_state(r, now) == "serving")
 
     def gone(self, node: str) -> None:
         """The process stops: it no longer serves anyone."""

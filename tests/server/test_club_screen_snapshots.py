@@ -1,8 +1,8 @@
 """Snapshots of the served club's own screens, as a session sees them: the lobby (empty,
-with tables, with the operator's notice), the join-by-code box and the first visit's name
-screen, at 80x24 and 120x40. The club is real (a store in a temporary directory, seeded
-table codes); only the SSH transport is left out. Update with ``--snapshot-update`` and
-look at the SVGs first."""
+alone or with others here, with tables, with the operator's notice), the join-by-code box
+and the first visit's name screen, at 80x24 and 120x40. The club is real (a store in a
+temporary directory, seeded table codes); only the SSH transport is left out. Update with
+``--snapshot-update`` and look at the SVGs first."""
 
 from __future__ import annotations
 
@@ -51,6 +51,16 @@ async def settle(pilot: Pilot[None]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
 def test_lobby_empty(snap_compare, tmp_path, size):
     app = ClubApp(club_context(tmp_path, tables=False), session(size))
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_lobby_empty_with_others_here(snap_compare, tmp_path, size):
+    """Three other sessions in the club (on this process or others): the empty list says
+    so, on a second line."""
+    ctx = club_context(tmp_path, tables=False)
+    ctx.connected = lambda: 4
+    app = ClubApp(ctx, session(size))
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
