@@ -269,14 +269,16 @@ class GameServer:
         return self._counts()[0] + self._elsewhere
 
     def _count_the_club(self) -> None:
-        """Read the other processes' sessions; the lobbies redraw when the club's count
-        changed (an empty lobby says who is here)."""
+        """Read the other processes' sessions; the lobbies showing an empty list, which
+        says who is here, redraw when the club's count changed (the others have nothing
+        to redraw)."""
         if self.club.node is not None:  # (alone, this process serves the whole club)
             self._elsewhere = self.serving.elsewhere(self.node_name, time.time())
         now = self.connected()
-        if now != self._connected:
+        if now != self._connected and self.ctx is not None:
             self._connected = now
-            self.club.lobby_changed()
+            for told in list(self.ctx.empty_lobbies):
+                told()
 
     def say_serving(self) -> None:
         """Tell the store how busy this process is (for ``ecarte status``); raised if the

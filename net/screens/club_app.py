@@ -13,7 +13,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -91,6 +91,8 @@ class ClubContext:
     notice: Notice | None = None  # the operator's word to everyone
     new_names: NameQuota | None = None  # new names per address in an hour
     connected: Callable[[], int] | None = None  # sessions in the whole club now
+    # the lobbies showing an empty list, which says who is here: told when that changes
+    empty_lobbies: set[Callable[[], None]] = field(default_factory=set)
 
     def join_command(self, verb: str | None = None, code: str | None = None) -> str:
         command = f"{verb} {code}" if verb and code else None

@@ -109,6 +109,7 @@ class LobbyScreen(Screen[None]):
         line.update(f"{NOTICE_TITLE}: {text}" if text else "")
 
     def on_unmount(self) -> None:
+        self.club_app.ctx.empty_lobbies.discard(self._club_changed)
         listeners = self.club_app.club.lobby_listeners
         if self._club_changed in listeners:
             listeners.remove(self._club_changed)
@@ -192,6 +193,11 @@ class LobbyScreen(Screen[None]):
             if others > 0:
                 who = "1 other player is" if others == 1 else f"{others} other players are"
                 text += f"\n{who} here: they will see the table you open."
+        listening = self.club_app.ctx.empty_lobbies
+        if empty:
+            listening.add(self._club_changed)
+        else:
+            listening.discard(self._club_changed)
         line = self.query_one("#lobby-empty", Static)
         if text != self._empty:
             self._empty = text
