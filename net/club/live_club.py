@@ -7,12 +7,13 @@ club only seats players and bots at tables and keeps the store in step with ever
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import random
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -569,8 +570,8 @@ class Club:
             return
         if lt.finished or lt.table.match.is_over:
             raise ClubError("this game is over already")
-        lt.forfeit = seat
-        lt.table.resign(seat)  # (as ``take_win``: stored, archived, settled, then shown)
+        with _forfeit_undone_if_refused(lt, seat):
+            lt.table.resign(seat)  # (as ``take_win``: stored, archived, settled, then shown)
         log.info("table %s: %s resigned", lt.code, name)
         lt.notify()
         self._lobby_changed()
@@ -587,10 +588,10 @@ class Club:
             return
         if lt.finished or lt.table.match.is_over:
             raise ClubError("this game is over already")
-        lt.forfeit = other
         # the record says it ([Forfeit]); stored, archived, settled and rated by _persist
         # like any match that ends, before anyone is shown it
-        lt.table.forfeit(other)
+        with _forfeit_undone_if_refused(lt, other):
+            lt.table.forfeit(other)
         lt.notify()
         self._lobby_changed()
 
@@ -601,12 +602,15 @@ class Club:
             raise ClubError("the player may still come back")
         if lt.rounds is not None:
             raise ClubError("a bot does not join a pool: take the game, and the pool goes on")
-        lt.seats[seat] = SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})")
-        self.store.save_table(
+        bot = SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})")
+        seats = [lt.seats[0], lt.seats[1]]
+        seats[seat] = bot
+        self.store.save_table(  # (first: a store away leaves the seat as it was)
             lt.code,
-            seats=(lt.seats[0].player_id, lt.seats[1].player_id),
-            names=(lt.seats[0].name, lt.seats[1].name),
+            seats=(seats[0].player_id, seats[1].player_id),
+            names=(seats[0].name, seats[1].name),
         )
+        lt.seats[seat] = bot
         self._seat_bot(lt, seat, level)
         _name_bots(lt)
         self._announce(lt.code, "seats")
@@ -795,3 +799,15 @@ def _name_bots(lt: LiveTable) -> None:
         if s.is_bot and s.name:
             names[i] = s.name
     table.names = (names[0], names[1])
+
+
+@contextlib.contextmanager
+def _forfeit_undone_if_refused(lt: LiveTable, seat: int) -> Iterator[None]:
+    """``seat`` forfeits while the table takes the step (its record is saved from
+    ``lt.forfeit``); if the table refuses it (its log away), the table is as it was."""
+    before, lt.forfeit = lt.forfeit, seat
+    try:
+        yield
+    except BaseException:
+        lt.forfeit = before
+        raise

@@ -228,8 +228,11 @@ def forfeit_round(club: Club, lt: LiveTable, winner_seat: int, resigned: bool = 
         if b is not None:
             b.stop()
     rounds.forfeit = winner_seat
-    # recorded, stored and settled before anyone is shown it
-    (table.resign if resigned else table.forfeit)(1 - winner_seat)
+    try:  # recorded, stored and settled before anyone is shown it
+        (table.resign if resigned else table.forfeit)(1 - winner_seat)
+    except BaseException:  # (refused: the table's log away) the round goes on as it was
+        rounds.forfeit = None
+        raise
 
 
 def _record(club: Club, lt: LiveTable, winner_seat: int) -> None:

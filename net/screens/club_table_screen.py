@@ -7,6 +7,8 @@ server's bot play on (``Club.take_win`` / ``Club.replace_with_bot``); a player m
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
@@ -14,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from ecarte_tui.table import TableError
 from ecarte_tui.ui.screens.ask import AskScreen
 from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
@@ -24,6 +27,7 @@ from net.club.play_again import may_ask
 from net.club_sync.journal import DeferredStoreJournal
 from net.screens import gallery_share, money_panel, round_screen
 from net.screens.presence import away_banner, counting_down, may_claim, seat_name
+from net.screens.store_trouble import STORE_DOWN
 from net.screens.table_talk import TalkControls
 
 if TYPE_CHECKING:
@@ -291,10 +295,22 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
     def _resign_answered(self, answer: str | None) -> None:
         if answer != "resign" or not self._may_resign() or self.seat is None:
             return
+        seat = self.seat
+        self._club_step(lambda: self.club.resign(self.lt, seat))
+
+    def _club_step(self, step: Callable[[], None]) -> bool:
+        """One of the seat's requests to the club (resign, take the win, call the bot):
+        refused with a word why, and the session goes on, also when the club's records
+        cannot take it just now (the table is then as it was)."""
         try:
-            self.club.resign(self.lt, self.seat)
-        except ClubError as e:
+            step()
+        except (ClubError, TableError) as e:
             self.notify(str(e), severity="warning")
+            return False
+        except sqlite3.OperationalError:
+            self.notify(STORE_DOWN, severity="error", timeout=8)
+            return False
+        return True
 
     def action_wager(self) -> None:
         money_panel.open_wager(self)
@@ -302,19 +318,15 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
     def action_take_win(self) -> None:
         if self.seat is None:
             return
-        try:
-            self.club.take_win(self.lt, self.seat)
-        except ClubError as e:
-            self.notify(str(e), severity="warning")
+        seat = self.seat
+        self._club_step(lambda: self.club.take_win(self.lt, seat))
 
     def action_call_bot(self) -> None:
         if self.seat is None:
             return
         other = 1 - self.seat
         name = seat_name(self.lt, other)
-        try:
-            self.club.replace_with_bot(self.lt, other, REPLACEMENT_BOT)
-        except ClubError as e:
-            self.notify(str(e), severity="warning")
+        if not self._club_step(lambda: self.club.replace_with_bot(self.lt, other,
+                                                                  REPLACEMENT_BOT)):
             return
         self.notify(f"The bot ({REPLACEMENT_BOT}) takes {name}'s seat; the game goes on.")

@@ -122,3 +122,62 @@ async def test_a_player_whose_move_was_refused_is_told_and_asked_again(tmp_path)
         await other.wait_for("Play the hand as it is")
         for seat in (chooser, other):
             await seat.close()
+
+
+def test_a_resignation_or_a_win_taken_that_the_log_refuses_leaves_the_match_as_it_was(
+        tmp_path):
+    """Giving up or taking the win is a step like a move: refused while the log is away,
+    the match is not over on any screen (it used to be marked forfeited all the same), and
+    the next try is taken."""
+    one, two, lt1, lt2, chooser = two_nodes_at_the_draw(tmp_path)
+    sync = one.node.sync  # type: ignore[union-attr]
+    sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+    with pytest.raises(TableError, match="could not be recorded"):
+        one.resign(lt1, 0)
+    assert lt1.forfeit is None and not lt1.finished
+    assert lt1.table is not None and not lt1.table.match.is_over
+    one.resign(lt1, 0)  # the log answers again
+    assert lt1.forfeit == 0 and lt1.finished
+
+    one, two, lt1, lt2, chooser = two_nodes_at_the_draw(tmp_path / "again")
+    lt1.seats[1].dropped_at = one.clock() - one.reconnect_timeout - 1  # bruno is gone
+    sync = one.node.sync  # type: ignore[union-attr]
+    sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+    with pytest.raises(TableError, match="could not be recorded"):
+        one.take_win(lt1, 0)
+    assert lt1.forfeit is None and not lt1.finished
+    one.take_win(lt1, 0)
+    assert lt1.forfeit == 1 and lt1.finished
+
+
+async def test_a_resignation_the_log_refuses_is_said_and_the_session_goes_on(tmp_path):
+    async with club_server(tmp_path, shared=True) as server:
+        chooser, other = await pair_at_the_draw(server.port)
+        sync = server.club.node.sync  # type: ignore[union-attr]
+        sync.append_step = failing_once(sync.append_step)  # type: ignore[method-assign]
+        other.press(b"R")
+        await other.wait_for("Resign?")
+        other.press(b"y")
+        await other.wait_for("could not be recorded")
+        lt = next(iter(server.club.tables.values()))
+        assert not lt.finished and lt.forfeit is None
+        await other.dismiss_toast("the move could not")
+        other.press(b"R")
+        await other.wait_for("Resign?")
+        other.press(b"y")
+        await other.wait_for("You resigned: ")
+        await chooser.wait_for("resigned")
+        for seat in (chooser, other):
+            await seat.close()
+
+
+def test_a_bot_called_while_the_store_is_away_leaves_the_seat_as_it_was(tmp_path):
+    one, two, lt1, lt2, chooser = two_nodes_at_the_draw(tmp_path)
+    lt1.seats[1].dropped_at = one.clock() - one.reconnect_timeout - 1  # bruno is gone
+    seats = list(lt1.seats)
+    one.store.save_table = failing_once(one.store.save_table)  # type: ignore[method-assign]
+    with pytest.raises(sqlite3.OperationalError):
+        one.replace_with_bot(lt1, 1)
+    assert lt1.seats == seats and lt1.bots[1] is None  # bruno's seat, no bot playing it
+    one.replace_with_bot(lt1, 1)
+    assert lt1.seats[1].is_bot and lt1.bots[1] is not None
