@@ -31,6 +31,7 @@ from net.club.model import (
     TableOptions,
 )
 from net.store.club_store import Player, RoundStore, Store, StoredTable
+from net.store.postgres import first_line
 
 log = logging.getLogger(__name__)
 ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or closed (sweep)
@@ -717,9 +718,16 @@ class Club:
             self._lobby_changed()
 
     def relay(self, code: str, mail: dict[str, object]) -> None:
-        """Send ``mail`` to the other nodes (nothing without any)."""
-        if self.node is not None:
+        """Send ``mail`` to the other nodes (nothing without any). Talk and the gallery's
+        news, already shown here: while the store is away the other nodes miss it, and
+        the session that sent it goes on."""
+        if self.node is None:
+            return
+        try:
             self.node.relay(code, mail)
+        except sqlite3.OperationalError as e:
+            log.warning("table %s: a %s not passed to the other nodes (the club's database: "
+                        "%s)", code, mail.get("kind", "note"), first_line(e))
 
     def mail(self, code: str, mail: dict[str, object]) -> None:
         """Another node's delivery for a table shown here."""

@@ -298,6 +298,10 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         seat = self.seat
         self._club_step(lambda: self.club.resign(self.lt, seat))
 
+    def store_unreachable(self, error: Exception) -> None:
+        """A request of this screen the store could not take (``store_guarded``)."""
+        self.notify(STORE_DOWN, severity="error", timeout=8)
+
     def _club_step(self, step: Callable[[], None]) -> bool:
         """One of the seat's requests to the club (resign, take the win, call the bot):
         refused with a word why, and the session goes on, also when the club's records
@@ -307,8 +311,8 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         except (ClubError, TableError) as e:
             self.notify(str(e), severity="warning")
             return False
-        except sqlite3.OperationalError:
-            self.notify(STORE_DOWN, severity="error", timeout=8)
+        except sqlite3.OperationalError as e:
+            self.store_unreachable(e)
             return False
         return True
 

@@ -6,6 +6,7 @@ other player...) is shown in the dialog and nothing is changed.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from net.club import LiveTable
     from net.club.house import House
 
+WAGER_NOT_PLACED = ("the club cannot reach its records just now, so no chip was wagered: "
+                    "try again in a moment")
 Place = Callable[[int, int], str]  # (seat, amount) -> what was done; LedgerError: why not
 
 
@@ -41,7 +44,11 @@ def place_wager(house: House, lt: LiveTable, bettor: str, seat: int, amount: int
     why = gallery.may_wager(bettor, on)
     if why is not None:
         raise LedgerError(why)
-    house.place_wager(lt, bettor, seat, amount, sees_hand=gallery.view_seat(bettor) is not None)
+    try:
+        house.place_wager(lt, bettor, seat, amount,
+                          sees_hand=gallery.view_seat(bettor) is not None)
+    except sqlite3.OperationalError:  # (the ledger's transaction did nothing)
+        raise LedgerError(WAGER_NOT_PLACED) from None
     return f"You wagered {chips(amount)} on {lt.seats[seat].name or on}"
 
 

@@ -181,3 +181,53 @@ def test_a_bot_called_while_the_store_is_away_leaves_the_seat_as_it_was(tmp_path
     assert lt1.seats == seats and lt1.bots[1] is None  # bruno's seat, no bot playing it
     one.replace_with_bot(lt1, 1)
     assert lt1.seats[1].is_bot and lt1.bots[1] is not None
+
+
+async def test_talk_while_the_database_is_away_is_shown_here_and_the_session_goes_on(
+        tmp_path, caplog):
+    """A line said while the store cannot pass it to the club's other nodes: the players of
+    this node read it, the log says the others did not, and nobody's session ends (the
+    speaker's used to, with an error)."""
+    from test_server_talk import say
+
+    async with club_server(tmp_path, shared=True) as server:
+        chooser, other = await pair_at_the_draw(server.port)
+        chooser.press(b"d")  # past the draw's box, which covers the talk
+        await chooser.wait_for("decides: play or propose")
+        sync = server.club.node.sync  # type: ignore[union-attr]
+        sync.announce = failing_once(sync.announce)  # type: ignore[method-assign]
+        await say(other, "HELLO1")
+        await chooser.wait_for("HELLO1")
+        await say(other, "HELLO2")  # the store answers again: as before
+        await chooser.wait_for("HELLO2")
+        assert any("not passed to the other nodes" in r.getMessage() for r in caplog.records)
+        for seat in (chooser, other):
+            await seat.close()
+
+
+def test_a_wager_the_ledger_cannot_take_is_refused_with_a_word(tmp_path, monkeypatch):
+    from net.club.clubhouse.purse import LedgerError
+    from net.screens.wager_screen import WAGER_NOT_PLACED, place_wager
+
+    class House:
+        def gallery(self, _lt: object) -> Any:
+            class Gallery:
+                def may_wager(self, *_: object) -> None:
+                    return None
+
+                def view_seat(self, _who: object) -> None:
+                    return None
+            return Gallery()
+
+        def place_wager(self, *_: object, **__: object) -> None:
+            raise sqlite3.OperationalError("database is locked")
+
+    class Seat:
+        player_id, name = "SHA256:anna", "anna"
+
+    class Table:
+        seats = (Seat(), Seat())
+
+    with pytest.raises(LedgerError, match="no chip was wagered") as refused:
+        place_wager(House(), Table(), "SHA256:wil", 0, 10)  # type: ignore[arg-type]
+    assert str(refused.value) == WAGER_NOT_PLACED
