@@ -250,17 +250,20 @@ class Club:
                 lt.code, free, player.id, player.name):
             self.refresh(lt.code)  # another process seated someone there first
             raise ClubError(f"table {lt.code} is full: you may watch it instead")
-        lt.seats[free] = SeatState(player.id, player.name)
         if free == pool_tables.WAITING_SEAT:  # a pool's third player: he waits his turn
+            lt.seats[free] = SeatState(player.id, player.name)
             pool_tables.third_sat(self, lt)
             lt.notify()
             self._lobby_changed()
             return lt, free
-        self.store.save_table(
+        seats = [lt.seats[0], lt.seats[1]]
+        seats[free] = SeatState(player.id, player.name)
+        self.store.save_table(  # (first: a store away leaves the seat free, here too)
             lt.code,
-            seats=(lt.seats[0].player_id, lt.seats[1].player_id),
-            names=(lt.seats[0].name, lt.seats[1].name),
+            seats=(seats[0].player_id, seats[1].player_id),
+            names=(seats[0].name, seats[1].name),
         )
+        lt.seats[free] = seats[free]
         self._start(lt)
         log.info("table %s: %s vs %s", lt.code, lt.seats[0].name, lt.seats[1].name)
         self._announce(lt.code, "seats")

@@ -296,13 +296,13 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         if answer != "resign" or not self._may_resign() or self.seat is None:
             return
         seat = self.seat
-        self._club_step(lambda: self.club.resign(self.lt, seat))
+        self.club_step(lambda: self.club.resign(self.lt, seat))
 
     def store_unreachable(self, error: Exception) -> None:
-        """A request of this screen the store could not take (``store_guarded``)."""
+        """A request of this screen the store could not take: said, the session goes on."""
         self.notify(STORE_DOWN, severity="error", timeout=8)
 
-    def _club_step(self, step: Callable[[], None]) -> bool:
+    def club_step(self, step: Callable[[], None]) -> bool:
         """One of the seat's requests to the club (resign, take the win, call the bot):
         refused with a word why, and the session goes on, also when the club's records
         cannot take it just now (the table is then as it was)."""
@@ -323,14 +323,14 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         if self.seat is None:
             return
         seat = self.seat
-        self._club_step(lambda: self.club.take_win(self.lt, seat))
+        self.club_step(lambda: self.club.take_win(self.lt, seat))
 
     def action_call_bot(self) -> None:
         if self.seat is None:
             return
         other = 1 - self.seat
         name = seat_name(self.lt, other)
-        if not self._club_step(lambda: self.club.replace_with_bot(self.lt, other,
-                                                                  REPLACEMENT_BOT)):
+        if not self.club_step(lambda: self.club.replace_with_bot(self.lt, other,
+                                                                 REPLACEMENT_BOT)):
             return
         self.notify(f"The bot ({REPLACEMENT_BOT}) takes {name}'s seat; the game goes on.")

@@ -15,7 +15,6 @@ from textual.widgets import Static
 
 from net.club.clubhouse.purse import Settlement, game_id
 from net.screens.money_text import current_game, money_lines, names_of, pot_text, settlement_lines
-from net.screens.store_trouble import store_guarded
 from net.screens.wager_screen import WagerScreen, place_wager
 
 if TYPE_CHECKING:
@@ -119,7 +118,6 @@ def may_wager_here(screen: ClubTableScreen) -> bool:
             and screen.lt.options.club.wagers)
 
 
-@store_guarded()  # (the purse and the pot are read from the ledger)
 def open_wager(screen: ClubTableScreen) -> None:
     """The wager dialog, or the reason there can be none now (nothing is changed)."""
     house = screen.club.house

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from net.club import ClubError, pool_tables
+from net.club import pool_tables
 from net.screens.pool_board import PoolBoard
 from net.screens.presence import seat_name
 
@@ -80,7 +80,5 @@ def take_seat(screen: ClubTableScreen) -> None:
     player = getattr(screen.app, "player", None)
     if player is None:
         return
-    try:
-        pool_tables.take_seat(screen.club, screen.lt, player.id, player.name)
-    except ClubError as e:
-        screen.notify(str(e), severity="warning")
+    screen.club_step(lambda: pool_tables.take_seat(screen.club, screen.lt, player.id,
+                                                    player.name))

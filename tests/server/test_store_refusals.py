@@ -231,3 +231,18 @@ def test_a_wager_the_ledger_cannot_take_is_refused_with_a_word(tmp_path, monkeyp
     with pytest.raises(LedgerError, match="no chip was wagered") as refused:
         place_wager(House(), Table(), "SHA256:wil", 0, 10)  # type: ignore[arg-type]
     assert str(refused.value) == WAGER_NOT_PLACED
+
+
+def test_a_seat_taken_while_the_store_is_away_stays_free_and_the_next_try_starts_the_game(
+        tmp_path):
+    """One process alone (no node): the seat used to be given in memory before the store
+    refused it, so the next try found the player seated and never started the game."""
+    store = Store(tmp_path / "club.db")
+    club = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3), bot_delay=0)
+    lt, _ = club.create(ANNA, TableOptions("classic", ()))
+    store.save_table = failing_once(store.save_table)  # type: ignore[method-assign]
+    with pytest.raises(sqlite3.OperationalError):
+        club.sit(lt.code, BRUNO)
+    assert lt.seats[1].player_id is None and lt.table is None
+    _, seat = club.sit(lt.code, BRUNO)
+    assert seat == 1 and lt.table is not None  # the game began
