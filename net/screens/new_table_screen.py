@@ -6,6 +6,7 @@ created. The dialog scrolls on a short terminal, so every option stays reachable
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -25,6 +26,7 @@ from net.club import BOT_PREFIX, TableOptions
 from net.club.clubhouse.options import ClubOptions, ClubOptionsError
 from net.club.clubhouse.pool import POOL_RULE_DESCRIPTIONS
 from net.club.clubhouse.purse import MAX_STAKE
+from net.screens.store_trouble import STORE_DOWN
 
 TARGETS = (3, 5, 7, 11)
 GAMES = ((1, "1 (cinq sec)"), (2, "2 of 3"), (3, "3 of 5"))
@@ -206,7 +208,10 @@ class NewTableScreen(ModalScreen[TableOptions | None]):
         player = getattr(self.app, "player", None)
         house = getattr(club, "house", None)
         if house is not None and player is not None:
-            return house.stake_refusal(player.id, options)  # type: ignore[no-any-return]
+            try:  # (a purse is read: from a button or Enter, not a key's guarded action)
+                return house.stake_refusal(player.id, options)  # type: ignore[no-any-return]
+            except sqlite3.OperationalError:
+                return STORE_DOWN
         return None
 
     def _show_error(self, text: str | None) -> None:

@@ -222,3 +222,30 @@ async def test_a_refused_wager_stays_in_the_dialog_with_its_reason():
         await pilot.press(*["backspace"] * 4, *"50", "enter")
         await pilot.pause()
     assert placed == [(0, 50)] and app.result == "You wagered 50 chips"
+
+
+async def test_a_purse_that_cannot_be_read_is_said_in_the_dialog_and_nothing_is_created():
+    """The stake is checked against the purse in the ledger: with the store away the
+    dialog says so and stays (from a button or Enter it used to end the session)."""
+    import sqlite3
+    from types import SimpleNamespace
+
+    from net.screens.store_trouble import STORE_DOWN
+    from net.store.club_store import Player
+
+    class HouseAway:
+        def stake_refusal(self, *_args: object) -> str | None:
+            raise sqlite3.OperationalError("database is locked")
+
+    screen = NewTableScreen()
+    app = DialogHost(screen)
+    app.club = SimpleNamespace(house=HouseAway())  # type: ignore[attr-defined]
+    app.player = Player("SHA256:anna", "anna")  # type: ignore[attr-defined]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _set_club(pilot, screen, stake="5")
+        await pilot.click("#create")
+        await pilot.pause()
+        assert STORE_DOWN[:40] in str(screen.query_one("#new-table-error").render())
+        assert app.screen is screen
+    assert app.result == "not dismissed"
