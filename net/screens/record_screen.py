@@ -7,6 +7,7 @@ to get a record (connect with a key).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,6 +24,7 @@ from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club.identity import is_guest
 from net.screens.served_replay import ServedReplayScreen, stored_record
 from net.screens.standings import MatchRow, match_rows, record_text
+from net.screens.store_trouble import STORE_DOWN
 
 if TYPE_CHECKING:
     from net.screens.club_app import ClubApp
@@ -90,7 +92,11 @@ class RecordScreen(Screen[None]):
         row = next((m for m in self.matches if m.code == code), None)
         if row is None:
             return
-        record = self.replay(row.code)
+        try:
+            record = self.replay(row.code)
+        except sqlite3.OperationalError:  # (a row chosen: outside the keys' guarded actions)
+            self.notify(STORE_DOWN, severity="error", timeout=8)
+            return
         if record is None:
             self.notify("This match's record cannot be read.", severity="error")
             return

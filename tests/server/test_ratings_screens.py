@@ -143,6 +143,26 @@ async def test_enter_replays_a_match_from_the_readers_seat_and_esc_comes_back():
         assert app.screen is screen
 
 
+async def test_a_record_that_cannot_be_read_now_is_said_and_the_list_stays():
+    """The store away when a finished match is chosen: said, and the list stays (choosing a
+    row is no key's action, so the session used to end with the store's error)."""
+    import sqlite3
+
+    from net.screens.store_trouble import STORE_DOWN
+
+    def away(_code: str) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    app = Host(RecordScreen("ben", record_text(RECORD), MATCHES, away))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert [n.message for n in app._notifications] == [STORE_DOWN]
+
+
 async def test_a_guest_has_no_table_of_matches():
     app = Host(RecordScreen("guest-42", None, [], lambda _code: None))
     async with app.run_test(size=(80, 24)) as pilot:
