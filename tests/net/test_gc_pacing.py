@@ -63,7 +63,8 @@ async def test_a_young_tick_collects_a_dead_cycle_and_freezes_the_living(
     del dropped
     assert dead() is not None, "a cycle outlives its last outside reference"
     frozen = gc.get_freeze_count()
-    pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01, full_seconds=60)
+    pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01, full_seconds=60,
+                            idle_collection=0)
     pacer.start()
     await ticks(pacer, 1)
     pacer.stop()
@@ -87,10 +88,31 @@ async def test_the_full_tick_collects_a_cycle_that_died_frozen(
     assert ref() is not None, "frozen: the younger collections do not see it"
     seen.clear()
     pacer = CollectionPacer(asyncio.get_running_loop(), young_seconds=0.01,
-                            full_seconds=0.03)
+                            full_seconds=0.03, idle_collection=0)
     pacer.start()
     await ticks(pacer, 3)
     pacer.stop()
     assert seen[:3] == [0, 0, 2], "two young ticks, then the full one"
     assert pacer.runs[0] >= 2 and pacer.runs[1] >= 1
     assert ref() is None, "the full tick unfroze and collected it"
+
+
+async def test_an_idle_process_is_woken_less_and_less_and_work_brings_the_ticks_back(
+        only_the_pacer_collects: list[int]) -> None:
+    """Every collection counted as next to nothing (``idle_collection`` longer than any):
+    the ticks back off to ``MAX_BACKOFF``; counted as work (0), they stay ``young_seconds``
+    apart. The full collection keeps its period in young ticks' worth either way."""
+    from net.ssh.gc_pacing import MAX_BACKOFF
+
+    loop = asyncio.get_running_loop()
+    idle = CollectionPacer(loop, young_seconds=0.001, full_seconds=60, idle_collection=1.0)
+    idle.start()
+    await ticks(idle, 7)
+    idle.stop()
+    assert idle.backoff == MAX_BACKOFF and idle.runs[1] == 0
+    busy = CollectionPacer(loop, young_seconds=0.001, full_seconds=0.004, idle_collection=0)
+    busy.start()
+    await ticks(busy, 8)
+    busy.stop()
+    assert busy.backoff == 1
+    assert busy.runs[1] == busy.ticks // 4, "a full collection every fourth tick"
