@@ -30,18 +30,12 @@ class NameQuota:
         """Whether ``address`` may take one more name now."""
         if not self.limit:
             return True
-        with self.store._tx() as db:
-            row = db.execute(
-                "SELECT COUNT(*) FROM new_names WHERE address = ? AND at > ?",
-                (address_key(address), self.clock() - self.window)).fetchone()
-        return int(row[0]) < self.limit
+        since = self.clock() - self.window
+        return self.store.new_names_since(address_key(address), since) < self.limit
 
     def took(self, address: str) -> None:
         """``address`` took a name now (names older than the window are forgotten)."""
         if not self.limit:
             return
         now = self.clock()
-        with self.store._tx() as db:
-            db.execute("DELETE FROM new_names WHERE at <= ?", (now - self.window,))
-            db.execute("INSERT INTO new_names (address, at) VALUES (?, ?)",
-                       (address_key(address), now))
+        self.store.new_name_taken(address_key(address), now, now - self.window)

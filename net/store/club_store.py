@@ -302,6 +302,20 @@ class Store:
                 raise StoreError(f"the name {name!r} is another player's")
             db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
 
+    def new_names_since(self, address: str, since: float) -> int:
+        """Names taken by new keys from ``address`` (its hash) after ``since`` (epoch s)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM new_names WHERE address = ? AND at > ?",
+                (address, since)).fetchone()
+        return int(row[0])
+
+    def new_name_taken(self, address: str, at: float, forget_before: float) -> None:
+        """A new key from ``address`` (its hash) took a name at ``at``; older rows go."""
+        with self._tx() as db:
+            db.execute("DELETE FROM new_names WHERE at <= ?", (forget_before,))
+            db.execute("INSERT INTO new_names (address, at) VALUES (?, ?)", (address, at))
+
     def next_number(self, counter: str) -> int:
         """The next of a count shared by every process of the club (1 the first time)."""
         with self._tx() as db:
