@@ -256,14 +256,7 @@ class Club:
             lt.notify()
             self._lobby_changed()
             return lt, free
-        seats = [lt.seats[0], lt.seats[1]]
-        seats[free] = SeatState(player.id, player.name)
-        self.store.save_table(  # (first: a store away leaves the seat free, here too)
-            lt.code,
-            seats=(seats[0].player_id, seats[1].player_id),
-            names=(seats[0].name, seats[1].name),
-        )
-        lt.seats[free] = seats[free]
+        self._give_seat(lt, free, SeatState(player.id, player.name))
         self._start(lt)
         log.info("table %s: %s vs %s", lt.code, lt.seats[0].name, lt.seats[1].name)
         self._announce(lt.code, "seats")
@@ -554,6 +547,15 @@ class Club:
         lt.notify()
         self._lobby_changed()
 
+    def _give_seat(self, lt: LiveTable, seat: int, state: SeatState) -> None:
+        """Seat ``state`` at ``lt``'s ``seat`` (0 or 1): stored first, so that a store away
+        leaves the seat as it was here too (the next try would find it taken, never begun)."""
+        seats = [lt.seats[0], lt.seats[1]]
+        seats[seat] = state
+        self.store.save_table(lt.code, seats=(seats[0].player_id, seats[1].player_id),
+                              names=(seats[0].name, seats[1].name))
+        lt.seats[seat] = state
+
     def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:
         """Seconds left for a dropped player to come back, or None if connected."""
         s = lt.seats[seat]
@@ -606,15 +608,7 @@ class Club:
             raise ClubError("the player may still come back")
         if lt.rounds is not None:
             raise ClubError("a bot does not join a pool: take the game, and the pool goes on")
-        bot = SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})")
-        seats = [lt.seats[0], lt.seats[1]]
-        seats[seat] = bot
-        self.store.save_table(  # (first: a store away leaves the seat as it was)
-            lt.code,
-            seats=(seats[0].player_id, seats[1].player_id),
-            names=(seats[0].name, seats[1].name),
-        )
-        lt.seats[seat] = bot
+        self._give_seat(lt, seat, SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})"))
         self._seat_bot(lt, seat, level)
         _name_bots(lt)
         self._announce(lt.code, "seats")

@@ -38,7 +38,12 @@ from net.screens.club_table_screen import CLAIM_BINDINGS, ClaimKeys, ClubTableSc
 from net.screens.lobby_screen import LobbyScreen
 from net.screens.name_screen import NameScreen
 from net.screens.settlement_news import SettledElsewhere, SettlementNews
-from net.screens.store_trouble import FAREWELL_STORE_DOWN, STORE_DOWN, store_guarded
+from net.screens.store_trouble import (
+    FAREWELL_STORE_DOWN,
+    STORE_DOWN,
+    say_store_down,
+    store_guarded,
+)
 from net.screens.waiting_screen import WaitingScreen
 from net.ssh.blocklist import REFUSED, Blocklist
 from net.ssh.driver import SSHDriver
@@ -172,7 +177,7 @@ class ClubApp(ClaimKeys, EcarteApp):
     def store_unreachable(self, error: Exception) -> None:
         """The database is away (the store logs it once per outage): the player is told."""
         log.debug("a session's step failed: %s", error)
-        self.notify(STORE_DOWN, severity="error", timeout=8)
+        say_store_down(self)
 
     async def run_action(self, action: str | Any, default_namespace: Any = None) -> bool:
         """Every key's action: a store away fails it with a message, not the session."""

@@ -27,7 +27,7 @@ from net.club.play_again import may_ask
 from net.club_sync.journal import DeferredStoreJournal
 from net.screens import gallery_share, money_panel, round_screen
 from net.screens.presence import away_banner, counting_down, may_claim, seat_name
-from net.screens.store_trouble import STORE_DOWN
+from net.screens.store_trouble import say_store_down
 from net.screens.table_talk import TalkControls
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
 
     def store_unreachable(self, error: Exception) -> None:
         """A request of this screen the store could not take: said, the session goes on."""
-        self.notify(STORE_DOWN, severity="error", timeout=8)
+        say_store_down(self)
 
     def club_step(self, step: Callable[[], None]) -> bool:
         """One of the seat's requests to the club (resign, take the win, call the bot):

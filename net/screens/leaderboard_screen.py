@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 
 from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.screens.standings import LeaderRow, leaderboard_rows
-from net.screens.store_trouble import STORE_DOWN
+from net.screens.store_trouble import say_store_down
 
 if TYPE_CHECKING:
     from net.screens.club_app import ClubApp
@@ -98,7 +98,7 @@ class LeaderboardScreen(Screen[None]):
         try:
             rows = self.rows()
         except sqlite3.OperationalError as e:  # the store away: the last rows stay
-            self.app.notify(STORE_DOWN, severity="error", timeout=8)
+            say_store_down(self.app)
             log.debug("the leaderboard was not read: %s", e)
             return
         table = self.query_one("#leaders", DataTable)

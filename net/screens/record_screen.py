@@ -24,7 +24,7 @@ from ecarte_tui.ui.widgets.key_bar import KeyBar
 from net.club.identity import is_guest
 from net.screens.served_replay import ServedReplayScreen, stored_record
 from net.screens.standings import MatchRow, match_rows, record_text
-from net.screens.store_trouble import STORE_DOWN
+from net.screens.store_trouble import say_store_down
 
 if TYPE_CHECKING:
     from net.screens.club_app import ClubApp
@@ -95,7 +95,7 @@ class RecordScreen(Screen[None]):
         try:
             record = self.replay(row.code)
         except sqlite3.OperationalError:  # (a row chosen: outside the keys' guarded actions)
-            self.notify(STORE_DOWN, severity="error", timeout=8)
+            say_store_down(self)
             return
         if record is None:
             self.notify("This match's record cannot be read.", severity="error")

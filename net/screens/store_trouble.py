@@ -18,6 +18,16 @@ FAREWELL_STORE_DOWN = ("The club cannot reach its records just now (its database
                        "restarting or down): try again in a minute.\r\n")
 
 
+def say_store_down(where: Notifies) -> None:
+    """The player's toast for a step the store could not take (the session goes on)."""
+    where.notify(STORE_DOWN, severity="error", timeout=8)
+
+
+class Notifies(Protocol):
+    def notify(self, message: str, *, severity: Any = ..., timeout: float | None = ...
+               ) -> None: ...
+
+
 class TellsPlayer(Protocol):
     def store_unreachable(self, error: Exception) -> None: ...
 
