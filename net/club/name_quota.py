@@ -3,7 +3,8 @@
 A name is a player's for good, and a new SSH key costs nothing: without a bound, a script
 could take every good name (and grow the players' table) as fast as it can connect. The
 names are counted in the club's store, so the bound is the club's whatever the number of
-its workers and machines (two processes checking at the same instant may both let one in).
+its workers and machines: a name is counted before it is taken, in one transaction with the
+count, so two processes cannot both let in the last one.
 """
 
 from __future__ import annotations
@@ -27,15 +28,25 @@ class NameQuota:
         self.store, self.limit, self.window, self.clock = store, limit, window, clock
 
     def allows(self, address: str) -> bool:
-        """Whether ``address`` may take one more name now."""
+        """Whether ``address`` may take one more name now (a look: ``take`` counts it)."""
         if not self.limit:
             return True
         since = self.clock() - self.window
         return self.store.new_names_since(address_key(address), since) < self.limit
 
-    def took(self, address: str) -> None:
-        """``address`` took a name now (names older than the window are forgotten)."""
+    def take(self, address: str) -> float | None:
+        """Count one new name for ``address`` now if it may take one: when it was counted
+        (for ``give_back``), or None when the bound is reached. With no bound nothing is
+        counted (0.0)."""
         if not self.limit:
-            return
+            return 0.0
         now = self.clock()
-        self.store.new_name_taken(address_key(address), now, now - self.window)
+        if not self.store.take_new_name(address_key(address), now, now - self.window,
+                                        self.limit):
+            return None
+        return now
+
+    def give_back(self, address: str, taken: float) -> None:
+        """The name counted by ``take`` at ``taken`` was not taken after all."""
+        if self.limit:
+            self.store.new_name_returned(address_key(address), taken)

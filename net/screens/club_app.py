@@ -212,16 +212,21 @@ class ClubApp(ClaimKeys, EcarteApp):
         if self._name_refused(name):
             return "That name may not be used at this club: choose another."
         quota, address = self.ctx.new_names, self.info.peer_ip
-        if quota is not None and not quota.allows(address):
+        taken = 0.0
+        if quota is not None and (counted := quota.take(address)) is not None:
+            taken = counted
+        elif quota is not None:
             return (f"{quota.limit} new players came from your address in the last hour, the "
                     "most this club allows: come back later with this key, or play now as a "
                     "guest (connect without a key)")
         try:
             self.player = self.ctx.identities.register(self.info.key_fingerprint, name)
-        except StoreError as e:
-            return str(e)
-        if quota is not None:
-            quota.took(address)
+        except BaseException as e:  # (a name taken, or the store away: not counted after all)
+            if quota is not None:
+                quota.give_back(address, taken)
+            if isinstance(e, StoreError):
+                return str(e)
+            raise
         return None
 
     def _name_refused(self, name: str) -> bool:

@@ -310,11 +310,23 @@ class Store:
                 (address, since)).fetchone()
         return int(row[0])
 
-    def new_name_taken(self, address: str, at: float, forget_before: float) -> None:
-        """A new key from ``address`` (its hash) took a name at ``at``; older rows go."""
+    def take_new_name(self, address: str, at: float, since: float, limit: int) -> bool:
+        """Count a name for ``address`` (its hash) at ``at`` if fewer than ``limit`` were
+        taken after ``since``, in one transaction under the write lock (two processes
+        cannot both take the last one); rows older than ``since`` go."""
         with self._tx() as db:
-            db.execute("DELETE FROM new_names WHERE at <= ?", (forget_before,))
+            db.execute("DELETE FROM new_names WHERE at <= ?", (since,))
+            row = db.execute("SELECT COUNT(*) FROM new_names WHERE address = ? AND at > ?",
+                             (address, since)).fetchone()
+            if int(row[0]) >= limit:
+                return False
             db.execute("INSERT INTO new_names (address, at) VALUES (?, ?)", (address, at))
+        return True
+
+    def new_name_returned(self, address: str, at: float) -> None:
+        """The name counted at ``at`` was not taken after all (refused, or the store failed)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM new_names WHERE address = ? AND at = ?", (address, at))
 
     def next_number(self, counter: str) -> int:
         """The next of a count shared by every process of the club (1 the first time)."""

@@ -16,14 +16,26 @@ def test_an_address_takes_its_names_and_then_waits_for_the_oldest_to_age(club_db
     quota = NameQuota(Store(club_db_target), 2, window=3600.0, clock=clock)
     for _ in range(2):
         assert quota.allows("192.0.2.7")
-        quota.took("192.0.2.7")
+        assert quota.take("192.0.2.7") == clock.now
         clock.now += 600
     assert not quota.allows("192.0.2.7")
+    assert quota.take("192.0.2.7") is None
     assert quota.allows("198.51.100.1")  # another address is another count
     clock.now += 3600 - 1200  # the first name is an hour old now
     assert quota.allows("192.0.2.7")
-    quota.took("192.0.2.7")
+    assert quota.take("192.0.2.7") is not None
     assert not quota.allows("192.0.2.7")
+
+
+def test_a_name_given_back_no_longer_counts(tmp_path):
+    """A name counted and then not taken (taken by another, or the store failed) is given
+    back: the address may still take its names."""
+    clock = Clock()
+    quota = NameQuota(Store(tmp_path / "club.db"), 1, clock=clock)
+    taken = quota.take("192.0.2.7")
+    assert taken is not None and not quota.allows("192.0.2.7")
+    quota.give_back("192.0.2.7", taken)
+    assert quota.allows("192.0.2.7")
 
 
 def test_every_process_of_the_club_counts_the_same_names(tmp_path):
@@ -31,15 +43,29 @@ def test_every_process_of_the_club_counts_the_same_names(tmp_path):
     clock = Clock()
     one = NameQuota(Store(tmp_path / "club.db"), 2, clock=clock)
     two = NameQuota(Store(tmp_path / "club.db"), 2, clock=clock)
-    one.took("192.0.2.7")
-    two.took("192.0.2.7")
+    assert one.take("192.0.2.7") is not None
+    assert two.take("192.0.2.7") is not None
     assert not one.allows("192.0.2.7") and not two.allows("192.0.2.7")
+    assert one.take("192.0.2.7") is None and two.take("192.0.2.7") is None
+
+
+def test_two_workers_at_the_same_instant_cannot_both_take_the_last_name(tmp_path):
+    """Both looked and saw one name left; the count is taken with the name, so the second
+    to count is refused (a look and a later write let both in)."""
+    clock = Clock()
+    one = NameQuota(Store(tmp_path / "club.db"), 1, clock=clock)
+    two = NameQuota(Store(tmp_path / "club.db"), 1, clock=clock)
+    assert one.allows("192.0.2.7") and two.allows("192.0.2.7")
+    results = [one.take("192.0.2.7"), two.take("192.0.2.7")]
+    assert results[0] is not None and results[1] is None
+    rows = one.store._db.execute("SELECT COUNT(*) FROM new_names").fetchone()[0]
+    assert rows == 1
 
 
 def test_no_bound_when_the_operator_sets_none(tmp_path):
     quota = NameQuota(Store(tmp_path / "club.db"), 0)
     for _ in range(50):
-        quota.took("192.0.2.7")
+        assert quota.take("192.0.2.7") is not None
     assert quota.allows("192.0.2.7")
     assert quota.store._db.execute("SELECT COUNT(*) FROM new_names").fetchone()[0] == 0
 
@@ -48,9 +74,9 @@ def test_old_names_are_forgotten_and_no_address_is_kept_in_clear(tmp_path):
     clock = Clock()
     quota = NameQuota(Store(tmp_path / "club.db"), 1, window=60.0, clock=clock)
     for n in range(3):
-        quota.took(f"192.0.2.{n}")
+        quota.take(f"192.0.2.{n}")
     clock.now += 61
-    quota.took("198.51.100.1")  # the three old ones are deleted
+    quota.take("198.51.100.1")  # the three old ones are deleted
     rows = quota.store._db.execute("SELECT address FROM new_names").fetchall()
     assert rows == [(address_key("198.51.100.1"),)]
     assert "198.51" not in rows[0][0]
@@ -74,6 +100,24 @@ async def test_a_new_key_past_the_bound_is_told_why_and_no_name_is_taken(tmp_pat
         await again.wait_for("C L U B")
         for seat in (ben, guest, again):
             await seat.close()
+
+
+async def test_a_name_refused_as_taken_is_not_counted(tmp_path):
+    """A new key offered a name that is taken chooses another: the refused one did not use
+    up the address's only new name."""
+    limits = generous_limits(max_new_names_per_ip=1)
+    async with club_server(tmp_path, limits=limits) as server:
+        server.identities.store.register("SHA256:someone-earlier", "anna")
+        anna = await Seat.connect(server.port, "anna", key=new_key())
+        await anna.wait_for("first visit")  # (offered anna2: anna is typed)
+        anna.press(b"\x15")
+        anna.press(b"anna\r")
+        await anna.wait_for("is taken")
+        anna.press(b"\x15")  # (ctrl+u: the field emptied)
+        anna.press(b"annie\r")
+        await anna.wait_for("You are annie")
+        assert server.identities.store.name_taken("annie")
+        await anna.close()
 
 
 async def test_the_bound_holds_across_the_machines_of_one_club(tmp_path, postgres_url):
