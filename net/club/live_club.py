@@ -251,8 +251,7 @@ class Club:
             self.refresh(lt.code)  # another process seated someone there first
             raise ClubError(f"table {lt.code} is full: you may watch it instead")
         if free == pool_tables.WAITING_SEAT:  # a pool's third player: he waits his turn
-            lt.seats[free] = SeatState(player.id, player.name)
-            pool_tables.third_sat(self, lt)
+            pool_tables.third_sat(self, lt, SeatState(player.id, player.name))
             lt.notify()
             self._lobby_changed()
             return lt, free

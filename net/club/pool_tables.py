@@ -267,18 +267,30 @@ def _record_pool(lt: LiveTable, winner: str) -> None:
                    f"{name_of(lt, result.entering)} comes in")
 
 
-def third_sat(club: Club, lt: LiveTable) -> None:
-    """The pool has its three: the pool begins (with round 1's result, if it is over)."""
+def third_sat(club: Club, lt: LiveTable, state: SeatState) -> None:
+    """The pool's third player takes the waiting seat and the pool begins (with round 1's
+    result, if it is over). Stored before anything is kept: a store away leaves the seat
+    and the pool as they were, and the next try seats him (he was found seated, the pool
+    never begun)."""
     rounds = lt.rounds
     assert rounds is not None
+    before = (lt.seats[WAITING_SEAT], rounds.pool, rounds.first_winner, rounds.last)
+    lt.seats[WAITING_SEAT] = state
     ids = [s.player_id for s in lt.seats]
+    first_result = False
     if rounds.pool is None and all(ids):
         rounds.pool = Pool(ids, lt.options.club.pool or "two_in_row")  # type: ignore[arg-type]
         if rounds.first_winner is not None:
             _record_pool(lt, rounds.first_winner)
-            rounds.first_winner = None
-            _schedule(club, lt, club.round_pause)
-    save_state(club, lt)
+            rounds.first_winner, first_result = None, True
+    try:
+        RoundStore(club.store).save_state(lt.code, rounds.to_json(lt))
+    except BaseException:
+        lt.seats[WAITING_SEAT], rounds.pool, rounds.first_winner, rounds.last = before
+        raise
+    if first_result:
+        _schedule(club, lt, club.round_pause)
+    club._announce(lt.code, "rounds")
 
 
 def take_seat(club: Club, lt: LiveTable, adviser: str, name: str) -> None:

@@ -246,3 +246,24 @@ def test_a_seat_taken_while_the_store_is_away_stays_free_and_the_next_try_starts
     assert lt.seats[1].player_id is None and lt.table is None
     _, seat = club.sit(lt.code, BRUNO)
     assert seat == 1 and lt.table is not None  # the game began
+
+
+def test_a_pools_third_seat_taken_while_the_store_is_away_stays_free(tmp_path, monkeypatch):
+    """The pool's third player used to be seated (and the pool begun) in memory before the
+    store refused the pool's state: the next try found him seated, with nothing stored."""
+    from net.club.clubhouse.options import ClubOptions
+    from net.store import Player, RoundStore
+
+    store = Store(tmp_path / "club.db")
+    club = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(3), bot_delay=0)
+    lt, _ = club.create(ANNA, TableOptions("classic", club=ClubOptions(pool="loser_out")))
+    club.sit(lt.code, BRUNO)
+    cleo = Player("SHA256:cleo", "cleo")
+    monkeypatch.setattr(RoundStore, "save_state", failing_once(RoundStore.save_state))
+    with pytest.raises(sqlite3.OperationalError):
+        club.sit(lt.code, cleo)
+    assert lt.seats[2].player_id is None and lt.rounds is not None and lt.rounds.pool is None
+    _, seat = club.sit(lt.code, cleo)
+    assert seat == 2 and lt.rounds.pool is not None
+    stored = RoundStore(store).state(lt.code)
+    assert stored is not None and "SHA256:cleo" in str(stored)
