@@ -95,6 +95,7 @@ class GameServer:
         self.serving = Serving(self.store)
         self._elsewhere = 0  # sessions the club's other processes serve (said in the store)
         self._connected = 0  # the club's sessions when its lobbies were last told
+        self._renamed, _ = self.store.renames_after(None)  # (earlier ones: in the rows read)
         self.started, self.version = time.time(), package_version()  # (for ``ecarte status``)
         self.club = Club(
             self.store,
@@ -244,6 +245,7 @@ class GameServer:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 self.club.sweep()
+                self.follow_renames()
                 self.say_serving()
                 self._count_the_club()
                 outage.worked()
@@ -255,6 +257,26 @@ class GameServer:
                 if now != said:  # (a quiet club is not logged every ten minutes)
                     said = now
                     log.info("%s", now)
+
+    def follow_renames(self) -> int:
+        """The operator's renamings since the last look (``ecarte players --rename``, run
+        anywhere): the player's tables here and his sessions say the new name (within a
+        sweep); how many sessions were told."""
+        assert self.ssh is not None
+        self._renamed, players = self.store.renames_after(self._renamed)
+        told = 0
+        for player in players:
+            log.info("the operator renamed %s: now %s", player.id, player.name)
+            self.club.renamed(player)
+            for session in self.ssh.sessions:
+                app = session.app
+                if (isinstance(app, ClubApp) and app.player is not None
+                        and app.player.id == player.id):
+                    app.renamed(player)
+                    told += 1
+        if players:
+            self.club.lobby_changed()  # (the lobbies' headers: who each player is)
+        return told
 
     def _counts(self) -> tuple[int, int, int]:
         """This process's sessions, how many of them are guests', how many watch a table."""

@@ -407,7 +407,7 @@ class Club:
         for i, s in enumerate(lt.seats):
             if s.is_bot:
                 self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
-        _name_bots(lt)
+        _name_seats(lt)
 
     def _seat_bot(self, lt: LiveTable, seat: int, level: str) -> None:
         assert lt.table is not None
@@ -555,6 +555,23 @@ class Club:
                               names=(seats[0].name, seats[1].name))
         lt.seats[seat] = state
 
+    def renamed(self, player: Player) -> bool:
+        """The operator renamed ``player.id`` (``ecarte players --rename``, read from the
+        store): his seats here, and the tables' screens, say the new name at once; whether
+        he sits at any table of this process."""
+        found = False
+        for lt in list(self.tables.values()):
+            seats = [s for s in lt.seats if s.player_id == player.id and s.name != player.name]
+            for s in seats:
+                s.name = player.name
+            if seats:
+                found = True
+                _name_seats(lt)
+                lt.notify()
+        if found:
+            self._lobby_changed()
+        return found
+
     def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:
         """Seconds left for a dropped player to come back, or None if connected."""
         s = lt.seats[seat]
@@ -609,7 +626,7 @@ class Club:
             raise ClubError("a bot does not join a pool: take the game, and the pool goes on")
         self._give_seat(lt, seat, SeatState(f"{BOT_PREFIX}{level}", f"Bot ({level})"))
         self._seat_bot(lt, seat, level)
-        _name_bots(lt)
+        _name_seats(lt)
         self._announce(lt.code, "seats")
         lt.notify()
 
@@ -703,7 +720,7 @@ class Club:
                 changed = True
                 if lt.seats[i].is_bot and lt.table is not None and lt.bots[i] is None:
                     self._seat_bot(lt, i, lt.seats[i].player_id[len(BOT_PREFIX):])  # type: ignore[index]
-                    _name_bots(lt)
+                    _name_seats(lt)
         if lt.table is None and all(s.player_id for s in lt.seats):
             self._start(lt, remote=True)
             changed = True
@@ -792,15 +809,16 @@ class Club:
                       for r in pool_tables.finished_round_records(self)]
 
 
-def _name_bots(lt: LiveTable) -> None:
-    """A bot that took a gone player's seat plays under its own name from then on: the
-    screens and the log say who plays now (the record's tags keep who sat down)."""
+def _name_seats(lt: LiveTable) -> None:
+    """The screens and the log say who plays now under the name he has now: a bot that
+    took a gone player's seat, a player the operator renamed since he sat down (the
+    record's tags keep who sat down, under the name he had)."""
     table = lt.table
-    if table is None or lt.rounds is not None:
+    if table is None:
         return
     names = list(table.names)
-    for i, s in enumerate(lt.seats):
-        if s.is_bot and s.name:
+    for i, s in enumerate(lt.seats[:2]):  # (a pool's seats turn between rounds, with them)
+        if s.name:
             names[i] = s.name
     table.names = (names[0], names[1])
 

@@ -3,7 +3,9 @@
 A name is a player's for good and chosen by a stranger: an operator must be able to find
 who is behind a name (the key's fingerprint, for the block list) and take an offensive or
 misleading name away. Everything shown reads each player's name from the store by id
-(leaderboard, match lists, the lobby's records), so a rename shows everywhere at once.
+(leaderboard, match lists, the lobby's records), so a rename shows there at once; the running
+processes read it from the store at their sweep (``Store.renames_after``) for the sessions
+and tables they hold.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     p.add_argument("--rename", nargs=2, metavar=("NAME", "NEW"),
                    help="give the player called NAME the name NEW (the club may be running: "
-                        "his sessions open now keep the old name until they end)")
+                        "his sessions and tables say it within five seconds)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +132,8 @@ def rename(target: Path | str, name: str, new: str, blocklist: Path | None = Non
                        f"may play again. To keep him out, add his key: {player_id}")
     return (f"{old} is now {new} ({player_id}).\n"
             "The leaderboard and the lists of matches say so at once; his sessions open now "
-            "and the tables he sits at keep the old name until they end; finished games' "
-            "records keep the name they were played under.\n"
+            "and the tables he sits at within five seconds (he is told); the records keep "
+            "the name each game was begun under.\n"
             f"The name {old} is free again: to keep it from every new key, add the line "
             f"name:{old} to the block list." + warning)
 

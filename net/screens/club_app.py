@@ -161,6 +161,14 @@ class ClubApp(ClaimKeys, EcarteApp):
             if isinstance(screen, LobbyScreen):
                 screen.show_notice()
 
+    def renamed(self, player: Player) -> None:
+        """The operator gave this player another name (``ecarte players --rename``): it is
+        his from now on, and he is told so wherever he is."""
+        self.player = player
+        if self.is_running:
+            self.notify(f"The club's operator renamed you: you are {player.name} now.",
+                        title="Your name", timeout=NOTICE_SECONDS, markup=False)
+
     def stopping_farewell(self) -> str:
         """The session's last words when the server stops (a restart, an upgrade): a player
         with a key is back at his seat by connecting again; a guest's place is not kept."""

@@ -112,6 +112,7 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.lt = lt
         self._timer: Timer | None = None
         self._forfeit_told = False
+        self._names = lt.table.names  # as drawn: the operator may rename a player
         self.following = False
         """This session shows another's rendering of the public table
         (``net.screens.gallery_share``): this screen takes no update from the table and draws
@@ -163,6 +164,10 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.post_message(PresenceChanged())
 
     def on_presence_changed(self, _message: PresenceChanged) -> None:
+        if self.table.names != self._names:  # (a player renamed: the bars and the score)
+            self._names = self.table.names
+            if not self.following:
+                self.redraw()
         self._refresh_presence()
 
     def on_table_changed(self, _message: TableChanged) -> None:

@@ -10,6 +10,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,8 +60,16 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 UPGRADES: dict[int, str] = {
+    9: """
+    CREATE TABLE IF NOT EXISTS renames (   -- the operator's renamings (ecarte players --rename),
+        id INTEGER PRIMARY KEY AUTOINCREMENT,  -- for every process to show the new name in
+        player_id TEXT NOT NULL,               -- its sessions and at its tables, kept a day
+        name TEXT NOT NULL,
+        at REAL NOT NULL                       -- epoch s
+    );
+    """,
     8: """
     CREATE TABLE IF NOT EXISTS new_names (   -- a name taken by a new key, for the bound per
         address TEXT NOT NULL,                -- address (net/club/name_quota.py): a hash of
@@ -173,6 +182,7 @@ FROM rounds r JOIN tables t ON t.code = r.code WHERE r.status = 'finished'
 """
 _FINISHED = f"SELECT * FROM ({_FINISHED_ANY}) AS f WHERE seat_a = ? OR seat_b = ?"
 
+RENAMES_KEPT = 86400.0  # seconds: long after every process has read a renaming
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,15}$")
 
 
@@ -294,13 +304,35 @@ class Store:
 
     def rename(self, player_id: str, name: str) -> None:
         """The operator's renaming of a player (``ecarte players --rename``): StoreError if
-        another player has the name. Records keep the name they were played under."""
+        another player has the name. The tables he sits at take the new name, and every
+        process is told (``renames_after``); records keep the name they were played under."""
         check_name(name)
+        now = time.time()
         with self._tx() as db:
             if db.execute("SELECT 1 FROM players WHERE lower(name) = lower(?) AND id != ?",
                           (name, player_id)).fetchone():
                 raise StoreError(f"the name {name!r} is another player's")
             db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+            for side in ("a", "b"):
+                db.execute(f"UPDATE tables SET name_{side} = ? WHERE seat_{side} = ? "
+                           "AND status IN ('open', 'playing')", (name, player_id))
+            db.execute("DELETE FROM renames WHERE at < ?", (now - RENAMES_KEPT,))
+            db.execute("INSERT INTO renames (player_id, name, at) VALUES (?, ?, ?)",
+                       (player_id, name, now))
+
+    def renames_after(self, last: int | None) -> tuple[int, list[Player]]:
+        """The renamings after id ``last`` (None: the latest id alone, for a process
+        starting, which reads today's names), in order: the last id read and the players'
+        new names."""
+        with self._lock:
+            if last is None:
+                row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM renames").fetchone()
+                return int(row[0]), []
+            rows = self._db.execute("SELECT id, player_id, name FROM renames WHERE id > ? "
+                                    "ORDER BY id", (last,)).fetchall()
+        if not rows:
+            return last, []
+        return int(rows[-1][0]), [Player(str(r[1]), str(r[2])) for r in rows]
 
     def new_names_since(self, address: str, since: float) -> int:
         """Names taken by new keys from ``address`` (its hash) after ``since`` (epoch s)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from server_harness import Seat, club_server, first_visit, new_key
+from server_harness import Seat, club_server, first_visit, new_key, open_table, registered_pair
 
 from ecarte_tui.cli import main
 from net.commands.players import find_players, rename
@@ -113,3 +113,45 @@ async def test_a_player_renamed_while_the_club_runs_comes_back_under_the_new_nam
         await again.wait_for("You are player7")
         assert server.identities.available("troll")
         await again.close()
+
+
+async def test_a_player_renamed_at_his_table_is_shown_by_the_new_name_at_once(tmp_path):
+    """The rename reaches the running club: his opponent's screen, his own (told why), the
+    lobby's list and the table's row say the new name, not at the next visit."""
+    keys = {"anna": new_key(), "ben": new_key()}
+    async with club_server(tmp_path) as server:
+        anna, ben, code = await registered_pair(server.port, keys)
+        for seat in (anna, ben):
+            await seat.wait_for("drew the higher card")
+        rename(tmp_path / "club.db", "anna", "annie")
+        assert server.follow_renames() == 1  # (the sweep does it within five seconds)
+        await anna.wait_for("renamed you")
+        await ben.wait_for("annie")
+        lt = server.club.tables[code]
+        assert lt.seats[0].name == "annie" and lt.table is not None
+        assert lt.table.names[0] == "annie"
+        assert lt.table.tags["A"] == "anna"  # (the record: the name she sat down under)
+        assert server.club.store.table(code).names == ("annie", "ben")
+        assert server.follow_renames() == 0  # read once
+        for seat in (anna, ben):
+            await seat.close()
+    async with club_server(tmp_path) as again:  # a restart: the table under today's names
+        lt = again.club.tables[code]
+        assert lt.table is not None and lt.table.names == ("annie", "ben")
+
+
+async def test_a_rename_reaches_every_machine_of_the_club(tmp_path, postgres_url):
+    keys = {"anna": new_key(), "ben": new_key()}
+    async with club_server(tmp_path / "one", store=postgres_url, shared=True) as one, \
+            club_server(tmp_path / "two", store=postgres_url, shared=True) as two:
+        anna = await first_visit(one.port, "anna", keys["anna"], seed=1)
+        code = await open_table(anna)
+        ben = await first_visit(two.port, "ben", keys["ben"], seed=2, command=f"join {code}")
+        await ben.wait_for("drew the higher card")
+        rename(postgres_url, "ben", "benedict")
+        assert one.follow_renames() == 0 and two.follow_renames() == 1
+        await ben.wait_for("renamed you")
+        await anna.wait_for("benedict")  # (her node holds the table: told by the store)
+        assert one.club.tables[code].seats[1].name == "benedict"
+        for seat in (anna, ben):
+            await seat.close()
