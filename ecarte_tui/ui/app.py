@@ -288,11 +288,21 @@ class EcarteApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, TableScreen):
                 screen.set_look(self.look, settings.auto_announce)
+        self.keep_settings(settings)
+
+    def keep_settings(self, settings: Settings) -> None:
+        """Keep changed settings for the next time: the config file of a local app (a
+        served one has no file of its own; a club keeps them with the player's key)."""
         if self.persist:
             try:
                 save_settings(settings)
             except OSError as e:
                 self.notify(f"Settings not saved: {e}", severity="warning")
+
+    @property
+    def settings_note(self) -> str:
+        """Where the settings screen says its changes are kept."""
+        return "Kept for this session." if self.served else "Saved in your config folder."
 
     def watch_theme(self, theme: str) -> None:
         if theme != self.settings.theme and theme in self.themes:

@@ -79,6 +79,12 @@ def load_settings(path: Path | None = None) -> Settings:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return Settings()
+    return settings_from(data)
+
+
+def settings_from(data: dict[str, Any]) -> Settings:
+    """Settings from kept values (a file, a club's store): defaults for anything missing or
+    of the wrong type, and for values that make no sense."""
     defaults = Settings()
     values: dict[str, Any] = {}
     for f in fields(Settings):

@@ -13,7 +13,7 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,7 +24,7 @@ from textual.screen import Screen
 
 from ecarte_tui.engine import RulesError
 from ecarte_tui.ui.app import EcarteApp
-from ecarte_tui.ui.settings import Settings
+from ecarte_tui.ui.settings import Settings, settings_from
 from net.club import Club, ClubError, LiveTable, TableOptions
 from net.club.identity import Identities, is_guest
 from net.club.name_quota import NameQuota
@@ -120,6 +120,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         self.club = ctx.club
         self.info = info
         self.player: Player | None = None
+        self._kept = Settings()  # the settings as the club keeps them for this player
         self._presence: tuple[LiveTable, int | None] | None = None
         self._last_options: TableOptions | None = None
         self.last_input = time.monotonic()
@@ -275,10 +276,46 @@ class ClubApp(ClaimKeys, EcarteApp):
         """After the name: a direct ``join``/``watch``, a game to go back to, or the lobby
         (the lobby, with a message, while the store is away)."""
         try:
+            self._own_settings()
             self._enter_club()
         except sqlite3.OperationalError as e:
             self.store_unreachable(e)
             self._go(LobbyScreen())
+
+    def _own_settings(self) -> None:
+        """The settings this player kept at his last change (theme, cards, the king): a
+        key's, not a guest's."""
+        player = self.player
+        if player is None or is_guest(player):
+            return
+        try:
+            kept = self.club.store.settings_of(player.id)
+        except sqlite3.OperationalError as e:  # (the defaults: not worth keeping him out)
+            log.warning("settings of %s not read: %s", player.name, e)
+            return
+        if kept is not None:
+            self._kept = settings_from(kept)
+            self.apply_settings(self._kept)
+
+    def keep_settings(self, settings: Settings) -> None:
+        """Changed settings are kept with the player's key (a guest's for the session)."""
+        player = self.player
+        if player is None or is_guest(player) or settings == self._kept:
+            return
+        try:
+            self.club.store.keep_settings(player.id, asdict(settings))
+        except sqlite3.OperationalError as e:
+            log.warning("settings of %s not kept: %s", player.name, e)
+            self.notify("The club cannot reach its records: your settings are kept for this "
+                        "session only.", severity="warning", markup=False)
+            return
+        self._kept = settings
+
+    @property
+    def settings_note(self) -> str:
+        if self.player is None or is_guest(self.player):
+            return "Kept for this session (a guest's; with an SSH key, for your next visits)."
+        return "Kept with your key for your next visits."
 
     def _enter_club(self) -> None:
         player = self.player

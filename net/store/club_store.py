@@ -60,8 +60,14 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 UPGRADES: dict[int, str] = {
+    10: """
+    CREATE TABLE IF NOT EXISTS player_settings (   -- a player's settings (theme, cards, the
+        player_id TEXT PRIMARY KEY,                 -- king), kept with his key for his next
+        settings TEXT NOT NULL                      -- visits: JSON (ecarte_tui/ui/settings.py)
+    );
+    """,
     9: """
     CREATE TABLE IF NOT EXISTS renames (   -- the operator's renamings (ecarte players --rename),
         id INTEGER PRIMARY KEY AUTOINCREMENT,  -- for every process to show the new name in
@@ -333,6 +339,25 @@ class Store:
         if not rows:
             return last, []
         return int(rows[-1][0]), [Player(str(r[1]), str(r[2])) for r in rows]
+
+    def settings_of(self, player_id: str) -> dict[str, object] | None:
+        """The settings ``player_id`` kept at his last change (None: never changed)."""
+        with self._lock:
+            row = self._db.execute("SELECT settings FROM player_settings WHERE player_id = ?",
+                                   (player_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def keep_settings(self, player_id: str, settings: dict[str, object]) -> None:
+        with self._tx() as db:
+            db.execute("INSERT INTO player_settings (player_id, settings) VALUES (?, ?) "
+                       "ON CONFLICT(player_id) DO UPDATE SET settings = excluded.settings",
+                       (player_id, json.dumps(settings, sort_keys=True)))
 
     def new_names_since(self, address: str, since: float) -> int:
         """Names taken by new keys from ``address`` (its hash) after ``since`` (epoch s)."""

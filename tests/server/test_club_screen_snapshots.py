@@ -154,3 +154,19 @@ def test_asked_before_resigning(snap_compare, tmp_path, size):
         assert type(pilot.app.screen).__name__ == "AskScreen"
 
     assert snap_compare(ClubApp(ctx, info), terminal_size=size, run_before=resign)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_settings_kept_with_the_key(snap_compare, tmp_path, size):
+    """F3 in the lobby of a player with a key: the box says his changes are kept for his
+    next visits (a guest's for the session)."""
+    ctx = club_context(tmp_path, tables=False)
+    ctx.identities.store.register("SHA256:anna", "anna")
+    app = ClubApp(ctx, session(size, key="SHA256:anna"))
+
+    async def settings(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await pilot.press("f3")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=settings)

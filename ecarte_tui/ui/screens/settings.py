@@ -1,7 +1,7 @@
 """Settings: theme, four-colour deck, ASCII cards, announcing the king, the bot's speed.
 
 Changes apply at once. A local app saves them to the config file; a served one keeps them
-for the session only.
+for the session, or, in a club, with the player's key for his next visits.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Bot speed", classes="name")
                 yield Select([(SPEED_TITLES[k], k) for k in BOT_SPEEDS], value=s.bot_speed,
                              allow_blank=False, compact=True, id="bot_speed")
-            note = ("Kept for this session." if self.served
-                    else "Saved in your config folder.")
+            note = getattr(self.app, "settings_note", None) or (
+                "Kept for this session." if self.served else "Saved in your config folder.")
             yield Label(note, classes="line note")
             with Horizontal(classes="buttons"):
                 yield Button("Done  esc", id="done", variant="primary")
