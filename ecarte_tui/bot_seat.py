@@ -11,6 +11,7 @@ import contextlib
 import contextvars
 from typing import Protocol
 
+from .bots.match_value import first_dealer_for
 from .engine import Action, IllegalAction, SeatView
 from .table import Table, TableError, Update
 
@@ -81,11 +82,9 @@ class BotSeat:
             if self._closed or key != _decision_key(self.table):
                 continue
             t = self.table
-            if t.status == "choose":
-                # The elder leads and chooses between playing and proposing: let the
-                # opponent deal (a common choice; the sources leave it free).
+            if t.status == "choose":  # the deal, which the match value favours
                 with contextlib.suppress(TableError):
-                    t.choose_dealer(self.seat, 1 - self.seat)
+                    t.choose_dealer(self.seat, first_dealer_for(t.match.rules, self.seat))
                 continue
             if t.status == "between":
                 t.ready(self.seat)
