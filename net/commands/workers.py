@@ -150,7 +150,8 @@ async def supervise(n: int, data_dir: Path, argv: list[str], store: str | None =
             loop.add_signal_handler(sig, stop.set)
     with contextlib.suppress(NotImplementedError, AttributeError):  # each says how busy it is
         loop.add_signal_handler(signal.SIGUSR1, lambda: _signal_workers(workers, signal.SIGUSR1))
-    watchers = {asyncio.create_task(_keep_alive(w, stop)) for w in workers}
+    target = store or data_dir / "club.db"
+    watchers = {asyncio.create_task(_keep_alive(w, stop, target)) for w in workers}
     await stop.wait()
     print("shutting down…", flush=True)
     for w in workers:
@@ -175,7 +176,26 @@ def _signal_workers(workers: list[Worker], sig: signal.Signals) -> None:
                 w.proc.send_signal(sig)
 
 
-async def _keep_alive(w: Worker, stop: asyncio.Event) -> None:
+def forget_dead_worker(target: Path | str, pid: int) -> None:
+    """A worker that died without stopping (kill -9, a crash) is out of the club at once:
+    its tables' leases go to the live workers now rather than when they lapse, its seated
+    players are away, and it is no longer counted in ``ecarte status`` and the lobbies'
+    "who is here" (it would be for up to 90 s). Its node name is host:pid, as every
+    worker's (``node_name``); the supervisor saw it exit, so nothing can still use them."""
+    from net.club_sync.sync_store import SyncStore
+    from net.store.club_store import Store
+    from net.store.serving import Serving
+
+    node = f"{socket.gethostname()}:{pid}"
+    store = Store(target)
+    try:
+        SyncStore(store).release(node)
+        Serving(store).gone(node)
+    finally:
+        store.close()
+
+
+async def _keep_alive(w: Worker, stop: asyncio.Event, target: Path | str) -> None:
     """Start the worker again whenever it dies (unless the club is stopping)."""
     delay = RESTART_DELAY
     while not stop.is_set():
@@ -184,6 +204,11 @@ async def _keep_alive(w: Worker, stop: asyncio.Event) -> None:
         code = await w.proc.wait()
         if stop.is_set():
             return
+        try:
+            await asyncio.to_thread(forget_dead_worker, target, w.proc.pid)
+        except Exception as e:  # (the store away: its rows lapse by themselves)
+            print(f"worker {w.number}'s place in the club was not given back: {e}",
+                  file=sys.stderr, flush=True)
         print(f"worker {w.number} (pid {w.proc.pid}) exited with {code}: starting it again",
               file=sys.stderr, flush=True)
         if time.monotonic() - started > 60:

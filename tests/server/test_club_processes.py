@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -183,6 +184,13 @@ async def test_two_workers_on_sqlite_a_worker_killed_mid_hand_is_restarted(tmp_p
             line = ""
             while "starting it again" not in line:
                 line = (await server.proc.stdout.readline()).decode()
+        # its place in the club given back at once (leases, presence, ``ecarte status``)
+        db = sqlite3.connect(data / "club.db")
+        dead = f"%:{pids[0]}"
+        for table in ("serving", "nodes", "leases", "presence"):
+            n = db.execute(f"SELECT COUNT(*) FROM {table} WHERE node LIKE ?", (dead,))
+            assert n.fetchone()[0] == 0, table
+        db.close()
         for name, seat in list(seats.items()):
             chan = seat.client.chan
             if chan is not None and not chan.is_closing():
