@@ -179,9 +179,10 @@ def _signal_workers(workers: list[Worker], sig: signal.Signals) -> None:
 def forget_dead_worker(target: Path | str, pid: int) -> None:
     """A worker that died without stopping (kill -9, a crash) is out of the club at once:
     its tables' leases go to the live workers now rather than when they lapse, its seated
-    players are away, and it is no longer counted in ``ecarte status`` and the lobbies'
-    "who is here" (it would be for up to 90 s). Its node name is host:pid, as every
-    worker's (``node_name``); the supervisor saw it exit, so nothing can still use them."""
+    players are away, and its sessions are no longer counted in ``ecarte status`` and the
+    lobbies' "who is here" (they were for up to 90 s; its line stays, for ``ecarte status``
+    to say it stopped without saying so). Its node name is host:pid, as every worker's
+    (``node_name``); the supervisor saw it exit, so nothing can still use them."""
     from net.club_sync.sync_store import SyncStore
     from net.store.club_store import Store
     from net.store.serving import Serving
@@ -190,7 +191,7 @@ def forget_dead_worker(target: Path | str, pid: int) -> None:
     store = Store(target)
     try:
         SyncStore(store).release(node)
-        Serving(store).gone(node)
+        Serving(store).died(node)
     finally:
         store.close()
 

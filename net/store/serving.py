@@ -116,6 +116,13 @@ class Serving:
         return sum(r.sessions for r in rows
                    if r.node != node and row_state(r, now) == "serving")
 
+    def died(self, node: str) -> None:
+        """The process was seen to die (by its supervisor): it serves nobody now, though its
+        line stays for ``ecarte status`` to say it stopped without saying so."""
+        with self.store._tx() as db:
+            db.execute("UPDATE serving SET sessions = 0, guests = 0, watching = 0 "
+                       "WHERE node = ?", (node,))
+
     def gone(self, node: str) -> None:
         """The process stops: it no longer serves anyone."""
         with self.store._tx() as db:

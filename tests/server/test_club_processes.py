@@ -187,9 +187,11 @@ async def test_two_workers_on_sqlite_a_worker_killed_mid_hand_is_restarted(tmp_p
         # its place in the club given back at once (leases, presence, ``ecarte status``)
         db = sqlite3.connect(data / "club.db")
         dead = f"%:{pids[0]}"
-        for table in ("serving", "nodes", "leases", "presence"):
+        for table in ("nodes", "leases", "presence"):
             n = db.execute(f"SELECT COUNT(*) FROM {table} WHERE node LIKE ?", (dead,))
             assert n.fetchone()[0] == 0, table
+        counted = db.execute("SELECT sessions FROM serving WHERE node LIKE ?", (dead,))
+        assert [row[0] for row in counted] == [0]  # (its line kept: it stopped unsaid)
         db.close()
         for name, seat in list(seats.items()):
             chan = seat.client.chan

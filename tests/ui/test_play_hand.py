@@ -221,6 +221,24 @@ async def test_the_winner_of_the_draw_chooses_the_dealer():
 
 
 @run
+async def test_the_draws_box_says_who_deals_once_the_bot_has_chosen():
+    """The bot drew higher: the box first says it chooses, then (still open) who deals; it
+    used to say "chooses who deals" until closed, the choice told only in the log."""
+    from ecarte_tui.ui.settings import Settings
+
+    table = make_table(seed=0, rules="classic", first_dealer=None)
+    assert table.draw is not None and table.draw.chooser == 1
+    app = EcarteApp(table=table, seat=ME, settings=Settings(), opponent=ScriptedOpponent(),
+                    bot_delay=0.5, save=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, until=lambda: box_kind(app) == "draw")
+        assert "chooses who deals" in dialog_text(app)
+        await settle(pilot, until=lambda: "the first hand" in dialog_text(app))
+        assert box_kind(app) == "draw" and "Bot deals the first hand." in dialog_text(app)
+        assert table.view(ME).dealer == 1  # (the deal taken, as the match value advises)
+
+
+@run
 async def test_the_draw_is_shown_when_the_cards_decide():
     table = make_table(seed=1, rules="academie", first_dealer=None)
     app = make_app(table)

@@ -205,6 +205,7 @@ class TableScreen(Screen[None]):
         self._result_shown: tuple[int, int] | None = None
         self._draw_shown = False
         self._choose_shown = False
+        self._draw_undecided = False  # the draw's box says the other still chooses
         self._announced_for: int | None = None
         self._dialog: TableDialog | None = None
         self._hint: Hint | None = None
@@ -637,10 +638,17 @@ class TableScreen(Screen[None]):
             # a match ended by forfeit: the prompt says so; a hand's box is moot now
             self.close_dialog()
             return
-        if self.watching or self.dialog is not None:
-            return
         from .draw import draw_dialog
         from .hand_over import game_over_dialog, hand_over_dialog
+
+        if self._draw_undecided and u.draw is not None and u.draw.dealer is not None:
+            self._draw_undecided = False
+            open_box = self.dialog
+            if open_box is not None and open_box.kind == "draw":  # still read: who deals now
+                self.show_dialog(draw_dialog(u.draw, self.names, self.player_seat, self.look,
+                                             self._dealer_chosen))
+        if self.watching or self.dialog is not None:
+            return
 
         if u.status == "choose" and u.waiting_for == self.seat and not self._choose_shown:
             self._choose_shown = self._draw_shown = True
@@ -652,6 +660,7 @@ class TableScreen(Screen[None]):
             not view.events
         ):
             self._draw_shown = True
+            self._draw_undecided = u.draw.dealer is None
             self.show_dialog(draw_dialog(u.draw, self.names, self.player_seat, self.look,
                                          self._dealer_chosen))
             return
