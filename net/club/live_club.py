@@ -415,13 +415,23 @@ class Club:
             return  # the node holding the table's lease runs its bots
         bot = self.bot_factory(level, self.rng.getrandbits(32))
         bot = bound_bot(bot, lt.options.club)  # type: ignore[arg-type]
-        runner = BotSeat(lt.table, seat, bot, delay=self.bot_delay)
+        pace = self.bot_delay if lt.bot_pace is None else lt.bot_pace
+        runner = BotSeat(lt.table, seat, bot, delay=pace)
         lt.bots[seat] = runner
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             return  # started by restore() before the loop runs; start_bots() follows
         runner.start()
+
+    def pace_bots(self, lt: LiveTable, pace: float | None) -> None:
+        """The bots at ``lt`` move ``pace`` seconds apart (None: the club's pace), as the
+        player sitting there set his bot speed. A bot another process runs (where the
+        table's lease is) keeps the club's pace."""
+        lt.bot_pace = pace
+        for runner in lt.bots:
+            if runner is not None:
+                runner.delay = self.bot_delay if pace is None else pace
 
     def start_bots(self) -> None:
         for lt in self.tables.values():

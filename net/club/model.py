@@ -106,6 +106,8 @@ class LiveTable:
     # the hand and score the lobbies were last told of: they are told when a hand starts
     # or is scored, not at every card
     lobby_progress: tuple[int, tuple[int, int]] = (0, (0, 0))
+    bot_pace: float | None = None  # seconds between a bot's moves its player chose (None:
+    # the club's ``--bot-delay``)
 
     @property
     def record_id(self) -> str:

@@ -311,6 +311,21 @@ class ClubApp(ClaimKeys, EcarteApp):
             return
         self._kept = settings
 
+    def apply_settings(self, settings: Settings) -> None:
+        super().apply_settings(settings)
+        self._pace_bots()
+
+    def _pace_bots(self) -> None:
+        """The bot speed of the settings sets the pace of the bots at this player's table:
+        "normal" is the club's (``--bot-delay``), the others his own."""
+        if self._presence is None:
+            return
+        lt, seat = self._presence
+        if seat is None or seat >= 2:  # (a watcher, or a pool's third player, waiting)
+            return
+        speed = self.settings.bot_speed
+        self.club.pace_bots(lt, None if speed == "normal" else self.settings.bot_delay)
+
     @property
     def settings_note(self) -> str:
         if self.player is None or is_guest(self.player):
@@ -413,6 +428,7 @@ class ClubApp(ClaimKeys, EcarteApp):
             self._leave()
             self.club.connected(lt, seat)
             self._presence = (lt, seat)
+            self._pace_bots()
         keep_alive(self)  # sitting down (or waiting for an opponent) counts as activity
         self._last_options = lt.options
         if lt.table is None:

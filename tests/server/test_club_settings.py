@@ -4,9 +4,10 @@ guest's last for the session; a store away costs the change's keeping, not the s
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
-from server_harness import Seat, club_server, first_visit, new_key
+from server_harness import Seat, club_server, first_visit, new_key, play_the_bot
 
 from ecarte_tui.ui.settings import Settings, settings_from
 from net.screens.club_app import ClubApp
@@ -93,3 +94,63 @@ def test_the_store_keeps_each_players_settings_and_reads_back_only_sense(club_db
     assert anna == Settings(theme="salon", ascii_cards=True)
     # values that make no sense (an older or newer version's) give the defaults
     assert settings_from(store.settings_of("SHA256:ben") or {}) == Settings()
+
+
+async def test_the_bot_speed_a_player_kept_paces_the_bot_at_his_table(tmp_path):
+    """The club's bots move ``--bot-delay`` apart (here a minute); a player who chose
+    "instant" on an earlier visit plays his bot at once. The setting used to do nothing
+    in a club."""
+    key = new_key()
+    async with club_server(tmp_path, bot_delay=60.0) as server:
+        anna = await first_visit(server.port, "anna", key)
+        await anna.wait_for("You are anna")
+        player = _app_of(server, "anna").player
+        assert player is not None
+        await anna.close()
+        server.identities.store.keep_settings(player.id, {"bot_speed": "instant"})
+        anna = await Seat.connect(server.port, "anna", key=key)
+        await play_the_bot(anna)
+        lt = next(iter(server.club.tables.values()))
+        assert lt.bot_pace == 0.0
+        assert [b.delay for b in lt.bots if b is not None] == [0.0]
+        # the bot's first move comes without the club's minute of waiting: she deals (or
+        # the bot took the deal, and she plays her hand and leads), and the bot answers
+        table = lt.table
+        assert table is not None
+        screen = await anna.wait_for("Draw for the deal")
+        if "who deals the first hand?" in screen:
+            anna.press(b"d")
+        else:
+            anna.press(b"\r")
+            await anna.wait_for("We play!")
+            anna.press(b"p")
+            screen = await anna.wait_for("lead")
+            if "announce the king" in screen.lower() or "I have the king" in screen:
+                anna.press(b"k")  # (she holds it: announced, as the sources would have it)
+                await anna.wait_for("the king!")
+            anna.press(b"1")
+        bot = 1 - lt.seat_of(player.id)  # type: ignore[operator]
+        for _ in range(200):
+            hand = table.match.hand
+            if hand is not None and any(seat == bot for seat, _a in hand.actions):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"the bot did not move:\n{anna.text()}")
+        await anna.close()
+
+
+def test_normal_is_the_clubs_pace_and_a_watcher_sets_none(tmp_path):
+    import random
+
+    from net.club import Club, TableOptions
+    from net.store import Player
+
+    store = Store(tmp_path / "club.db")
+    club = Club(store, archive_dir=tmp_path / "archive", rng=random.Random(2), bot_delay=0.8)
+    anna = Player("SHA256:anna", "anna")
+    lt, _ = club.create(anna, TableOptions(opponent="bot:expert"))
+    club.pace_bots(lt, 0.35)
+    assert lt.bot_pace == 0.35
+    club.pace_bots(lt, None)  # "normal": the club's
+    assert lt.bot_pace is None
