@@ -142,6 +142,19 @@ def first_dealer_for(rules: Rules, chooser: int) -> int:
     return chooser if deal >= lead else 1 - chooser
 
 
+def first_deal_hint(rules: Rules, chooser: int) -> str:
+    """The expert's advice to a player who chooses who deals first, with its reason."""
+    value = MatchValue(rules)
+    deal = value.value(0, 0, True, 0, 0)
+    lead = value.value(0, 0, False, 0, 0)
+    if first_dealer_for(rules, chooser) == chooser:
+        what, why, best, other = "deal (d)", "the dealer scores the king he turns up", deal, lead
+    else:
+        what, why, best, other = ("let him deal (o)", "the elder leads and may play or propose",
+                                  lead, deal)
+    return f"{what} — {why}: {100 * best:.1f}% against {100 * other:.1f}% to win the match"
+
+
 def points_for_tricks(
     my_tricks: int, at_risk_me: bool, at_risk_opp: bool, cap: bool
 ) -> tuple[int, int]:

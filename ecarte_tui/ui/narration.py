@@ -191,7 +191,7 @@ def prompt_for(
     if status == "choose":
         if waiting_for == me:
             return Prompt("You drew the higher card: choose who deals.", "d I deal · o "
-                          f"{opp} deals", "choose")
+                          f"{opp} deals · h hint", "choose")
         return Prompt(f"{opp} drew the higher card and chooses who deals…", "", "wait")
     if status == "draw":
         return Prompt("Drawing for the deal…", "", "wait")

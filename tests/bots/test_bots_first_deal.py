@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from ecarte_tui.bot_seat import BotSeat
-from ecarte_tui.bots.match_value import MatchValue, first_dealer_for
+from ecarte_tui.bots.match_value import MatchValue, first_deal_hint, first_dealer_for
 from ecarte_tui.bots.random_bot import RandomBot
 from ecarte_tui.engine import PRESETS
 from ecarte_tui.table import Table
@@ -51,3 +51,8 @@ async def test_the_bot_at_the_table_deals_when_it_chooses():
         await asyncio.sleep(0.01)
     bot.stop()
     assert table.draw is not None and table.draw.dealer == 1
+
+
+def test_the_hint_names_the_choice_and_its_chances():
+    hint = first_deal_hint(PRESETS["classic"], 0)
+    assert hint.startswith("deal (d)") and "50.7% against 49.3% to win the match" in hint

@@ -14,6 +14,9 @@ from ..card_art import short_label
 from ..widgets.felt import Look
 from ..widgets.table_dialog import DialogContent, DialogLine
 
+HINT = "hint"
+"""The choice of ``h`` in the box: the expert's advice, the box left open."""
+
 
 def choosing(draw: FirstDealDraw, seat: int) -> bool:
     """Whether ``seat`` chooses the dealer in this box."""
@@ -40,7 +43,8 @@ def draw_dialog(draw: FirstDealDraw, names: tuple[str, str], seat: int, look: Lo
         return DialogContent(
             "draw", "Draw for the deal", tuple(lines),
             (("I deal  d", "me"), (f"{names[opp]} deals  o", "them")),
-            {"d": "me", "o": "them", "enter": "me", "escape": "me"}, chosen, cards=cards)
+            {"d": "me", "o": "them", "enter": "me", "escape": "me", "h": HINT}, chosen,
+            cards=cards)
     lines.append(DialogLine(_outcome(d, names, seat), strong=True))
     return DialogContent("draw", "Draw for the deal", tuple(lines), (("Continue  ⏎", "ok"),),
                          {"enter": "ok", "escape": "ok"}, lambda _choice: done(None),

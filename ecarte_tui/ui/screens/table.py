@@ -690,6 +690,13 @@ class TableScreen(Screen[None]):
             self._dialog_chose(content, message.choice)
 
     def _dialog_chose(self, content: DialogContent, choice: str) -> None:
+        from .draw import HINT
+
+        if choice == HINT:  # (advice asked: nothing chosen, the box stays open)
+            from ...bots.match_value import first_deal_hint
+
+            self._say(f"Hint: {first_deal_hint(self.table.rules, self.player_seat)}", "hint")
+            return
         self.close_dialog()
         content.done(choice)
         if self.is_attached and self.app.screen is self:
