@@ -1,4 +1,5 @@
-"""``ecarte bench engine|ui|ssh``: figures printed by the project, not timed unit tests."""
+"""``ecarte bench engine|ui|ssh|store``: figures printed by the project, not timed unit
+tests."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .arg_types import count, positive_seconds, seconds
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("what", choices=["engine", "ui", "ssh"], help="what to measure")
+    p.add_argument("what", choices=["engine", "ui", "ssh", "store"], help="what to measure")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--seconds", type=positive_seconds, default=2.0,
                    help="time per engine measurement")
@@ -25,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="URL", default=None,
                    help="the club in PostgreSQL (postgresql://...) instead of SQLite "
                         "(bench ssh)")
+    p.add_argument("--matches", type=count(), default=50000, metavar="N",
+                   help="finished matches in the throw-away store (bench store, 50000)")
     p.add_argument("--profile", type=Path, default=None, metavar="FILE",
                    help="run the server under cProfile and write its stats to FILE; the top "
                         "25 cumulative entries go to stderr (bench ssh)")
@@ -45,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.bench import run_ui_bench  # type: ignore[import-not-found]
 
         return int(run_ui_bench(args) or 0)
+    if args.what == "store":
+        from net.bench.store_bench import run_store_bench
+
+        return run_store_bench(args)
     from net.bench import run_ssh_bench  # type: ignore[import-not-found]
 
     return int(run_ssh_bench(args) or 0)

@@ -60,8 +60,16 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 UPGRADES: dict[int, str] = {
+    11: """
+    -- a player's matches (his record in the lobby, his list): read by seat, not through
+    -- every finished match of the club
+    CREATE INDEX IF NOT EXISTS tables_seat_a ON tables(seat_a);
+    CREATE INDEX IF NOT EXISTS tables_seat_b ON tables(seat_b);
+    CREATE INDEX IF NOT EXISTS rounds_seat_a ON rounds(seat_a);
+    CREATE INDEX IF NOT EXISTS rounds_seat_b ON rounds(seat_b);
+    """,
     10: """
     CREATE TABLE IF NOT EXISTS player_settings (   -- a player's settings (theme, cards, the
         player_id TEXT PRIMARY KEY,                 -- king), kept with his key for his next
@@ -176,7 +184,7 @@ CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL
 """  # the schema's version where there is no PRAGMA user_version (PostgreSQL)
 
 # Finished matches: a table without rounds is one match; a rounds table's matches are its
-# rounds (with the table's options). Parameters: the player twice for each part.
+# rounds (with the table's options).
 _FINISHED_ANY = """
 SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, updated,
        rowid AS k
@@ -186,7 +194,20 @@ SELECT r.record_id, t.options, r.seat_a, r.seat_b, NULL, NULL, r.ecn, r.status, 
        r.updated, r.rowid
 FROM rounds r JOIN tables t ON t.code = r.code WHERE r.status = 'finished'
 """
-_FINISHED = f"SELECT * FROM ({_FINISHED_ANY}) AS f WHERE seat_a = ? OR seat_b = ?"
+# One player's finished matches (parameters: the player four times), found by the seat
+# indexes: without ``status || ''`` SQLite's planner takes the status index and reads every
+# finished match of the club (70 ms with 50,000 of them, for each lobby's header).
+_FINISHED = """
+SELECT code, options, seat_a, seat_b, name_a, name_b, ecn, status, winner, updated,
+       rowid AS k
+FROM tables WHERE (seat_a = ? OR seat_b = ?) AND (status || '') = 'finished'
+  AND code NOT IN (SELECT code FROM rounds)
+UNION ALL
+SELECT r.record_id, t.options, r.seat_a, r.seat_b, NULL, NULL, r.ecn, r.status, r.winner,
+       r.updated, r.rowid
+FROM rounds r JOIN tables t ON t.code = r.code
+WHERE (r.seat_a = ? OR r.seat_b = ?) AND (r.status || '') = 'finished'
+"""
 
 RENAMES_KEPT = 86400.0  # seconds: long after every process has read a renaming
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,15}$")
@@ -464,7 +485,7 @@ class Store:
         with self._lock:
             rows = self._db.execute(
                 f"SELECT * FROM ({_FINISHED}) AS g ORDER BY updated DESC, k DESC LIMIT ?",
-                (player_id, player_id, limit),
+                (player_id,) * 4 + (limit,),
             ).fetchall()
         return [_stored(r[:9]) for r in rows]
 
@@ -496,7 +517,7 @@ def record_of(db: sqlite3.Connection | PgConnection, player_id: str) -> tuple[in
     row = db.execute(
         "SELECT COUNT(*), COALESCE(SUM(CASE WHEN winner = ? THEN 1 ELSE 0 END), 0) "
         f"FROM ({_FINISHED}) AS g",
-        (player_id, player_id, player_id),
+        (player_id,) * 5,
     ).fetchone()
     return int(row[0]), int(row[1])
 
