@@ -1,10 +1,12 @@
 """``ecarte bench store``: what a lobby's header and a player's list of matches cost to read
-from a club's SQLite store that has run for a long time (many finished matches).
+from a club's SQLite store that has run for a long time (many finished matches), and what
+a server's start costs there.
 
 Each lobby session reads its player's record when the list of tables changes (up to once a
 second), on the event loop that serves every session of the process: a read that grows
-with the club's history slows everyone. The store is a throw-away file in a temporary
-directory, filled with ``--matches`` finished matches among 2,000 players.
+with the club's history slows everyone. Every start (of every worker) looks for matches a
+crash left unrated. The store is a throw-away file in a temporary directory, filled with
+``--matches`` finished and rated matches among 2,000 players.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ import random
 import statistics
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
+from net.club import Club
+from net.club.house import House
 from net.store.club_store import Store
 
 PLAYERS = 2000
@@ -39,6 +44,24 @@ def fill(store: Store, matches: int, rng: random.Random) -> list[str]:
     return players
 
 
+def _start(store: Store, where: Path) -> tuple[float, float]:
+    """What a start spends looking for unrated matches (every one is rated here, as in a
+    club that never crashed): seconds, and the peak of memory allocated meanwhile (MB)."""
+    house = House(where / "club.db")
+    with store._tx() as db:
+        db.execute("INSERT INTO club_matches (match_id, player_a, player_b, winner, rated, at) "
+                   "SELECT code, seat_a, seat_b, winner, 1, updated FROM tables")
+    club = Club(store, archive_dir=where / "archive")
+    tracemalloc.start()
+    t = time.perf_counter()
+    house.rate_finished(club.finished_rounds())
+    took = time.perf_counter() - t
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    house.close()
+    return took, peak
+
+
 def _ms(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {"median_ms": round(statistics.median(ordered) * 1000, 3),
@@ -59,9 +82,11 @@ def run_store_bench(args: argparse.Namespace) -> int:
             t = time.perf_counter()
             store.finished_for(player)
             listed.append(time.perf_counter() - t)
+        start_s, start_mb = _start(store, Path(tmp))
         store.close()
     result = {"matches": args.matches, "players": PLAYERS, "reads": READS,
-              "record": _ms(record), "match_list": _ms(listed)}
+              "record": _ms(record), "match_list": _ms(listed),
+              "start_rating_s": round(start_s, 3), "start_rating_peak_mb": round(start_mb, 1)}
     if args.json:
         print(json.dumps(result))
         return 0
@@ -72,4 +97,6 @@ def run_store_bench(args: argparse.Namespace) -> int:
         assert isinstance(r, dict)
         print(f"{label}: {r['median_ms']:.3f} ms median, {r['p99_ms']:.3f} ms p99 "
               f"({READS} reads)")
+    print(f"a start, looking for unrated matches: {result['start_rating_s']:.2f} s, "
+          f"{result['start_rating_peak_mb']:.0f} MB at the peak")
     return 0

@@ -78,6 +78,16 @@ class StoredRound:
     winner: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A finished match as ``rate_finished`` needs it: its record is read only if it was
+    not rated yet (a crash between the end and the rating), by ``ecn_of(record_id)``."""
+
+    players: tuple[str | None, str | None]
+    winner: str | None
+    ecn_of: Callable[[str], str]
+
+
 class House:
     """One per server; shares the server's SQLite file (its own ``club_*`` tables)."""
 
@@ -377,16 +387,17 @@ class House:
 
         return self.ledger.recover(resolve)
 
-    def rate_finished(self, rounds: list[tuple[str, StoredRound]]) -> int:
-        """Rate the finished matches a crash left unrated (idempotent); returns how many."""
+    def rate_finished(self, matches: list[tuple[str, FinishedMatch]]) -> int:
+        """Rate the finished matches a crash left unrated (idempotent); returns how many.
+        The rated ones are known by id: only the others' records are read."""
         done = 0
-        for record_id, r in rounds:
-            if r.status != "finished" or not rated_pair(r.players):
-                continue
-            if self.ratings.recorded(record_id):
+        rated = self.ratings.recorded_ids()
+        for record_id, m in matches:
+            if record_id in rated or not rated_pair(m.players):
                 continue
             try:
-                self.ratings.record_ecn(record_id, r.players, r.ecn, True, r.winner)  # type: ignore[arg-type]
+                self.ratings.record_ecn(record_id, m.players, m.ecn_of(record_id), True,  # type: ignore[arg-type]
+                                        m.winner)
                 done += 1
             except (EcnError, ValueError):
                 log.exception("rating %s after a restart", record_id)

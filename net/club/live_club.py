@@ -38,7 +38,7 @@ ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or clos
 MAX_GAMES_PER_PLAYER = 5  # tables one player may be seated at, unfinished, at once
 
 if TYPE_CHECKING:
-    from net.club.house import House, StoredRound
+    from net.club.house import FinishedMatch, House, StoredRound
     from net.club_sync.node import ClubNode
 
 
@@ -808,15 +808,17 @@ class Club:
 
         return StoredRound(st.ecn, st.status, st.seats, st.winner)
 
-    def finished_rounds(self) -> list[tuple[str, StoredRound]]:
-        """Every finished match the store holds, by record id (``House.rate_finished``)."""
-        from net.club.house import StoredRound
+    def finished_rounds(self) -> list[tuple[str, FinishedMatch]]:
+        """Every finished match the store holds, by record id (``House.rate_finished``),
+        its record read only when asked for: a long-run club has tens of thousands."""
+        from net.club.house import FinishedMatch  # (the house imports the club's types)
 
-        out = [(st.code, StoredRound(st.ecn, st.status, st.seats, st.winner))
-               for st in self.store.tables("finished")
-               if not pool_tables.has_rounds(self, st.code)]
-        return out + [(r.record_id, StoredRound(r.ecn, r.status, r.seats, r.winner))
-                      for r in pool_tables.finished_round_records(self)]
+        def ecn_of(record_id: str) -> str:
+            st = self.store.finished_match(record_id)
+            return st.ecn if st is not None else ""
+
+        return [(record_id, FinishedMatch(seats, winner, ecn_of))
+                for record_id, seats, winner in self.store.finished_ids()]
 
 
 def _name_seats(lt: LiveTable) -> None:

@@ -194,6 +194,16 @@ SELECT r.record_id, t.options, r.seat_a, r.seat_b, NULL, NULL, r.ecn, r.status, 
        r.updated, r.rowid
 FROM rounds r JOIN tables t ON t.code = r.code WHERE r.status = 'finished'
 """
+# Every finished match's id, seats and winner, without its record (``Club.finished_rounds``:
+# read at every start, the records alone weigh 3 kB a match)
+_FINISHED_IDS = """
+SELECT code, seat_a, seat_b, winner FROM tables
+WHERE status = 'finished' AND code NOT IN (SELECT code FROM rounds)
+UNION ALL
+SELECT r.record_id, r.seat_a, r.seat_b, r.winner FROM rounds r JOIN tables t ON t.code = r.code
+WHERE r.status = 'finished'
+"""
+
 # One player's finished matches (parameters: the player four times), found by the seat
 # indexes: without ``status || ''`` SQLite's planner takes the status index and reads every
 # finished match of the club (70 ms with 50,000 of them, for each lobby's header).
@@ -495,6 +505,12 @@ class Store:
             row = self._db.execute(
                 f"SELECT * FROM ({_FINISHED_ANY}) AS f WHERE code = ?", (record_id,)).fetchone()
         return _stored(row[:9]) if row else None
+
+    def finished_ids(self) -> list[tuple[str, tuple[str | None, str | None], str | None]]:
+        """Every finished match: (record id, seats, winner), its record left in the store."""
+        with self._lock:
+            rows = self._db.execute(_FINISHED_IDS).fetchall()
+        return [(str(r[0]), (r[1], r[2]), r[3]) for r in rows]
 
     def record_for(self, player_id: str) -> tuple[int, int]:
         """(matches finished, matches won) by a player: their record in the lobby."""

@@ -177,6 +177,35 @@ def test_a_club_match_is_rated_as_soon_as_it_ends(tmp_path):
     club.house.close()
 
 
+def test_a_start_rates_what_a_crash_left_unrated_reading_only_those_records(tmp_path):
+    """A crash between a match's end and its rating: the next start rates it. The records
+    of the matches already rated are not read (a long-run club has tens of thousands, and
+    every start, of every worker, used to read them all)."""
+    club = make_club(tmp_path)
+    assert club.house is not None
+    house, book = club.house, club.house.ratings
+    first, _ = club_match(club, ANNA, BEN, seed=5)
+    second, _ = club_match(club, ANNA, CARL, seed=9)
+    after = (book.rating(ANNA.id), book.rating(BEN.id), book.rating(CARL.id))
+    with house.db.tx() as db:  # (the second match's rating undone, as if never made)
+        db.execute("DELETE FROM club_matches WHERE match_id = ?", (second.code,))
+    assert book.recorded_ids() == {first.code}
+    read: list[str] = []
+    real = club.store.finished_match
+
+    def counted(record_id: str):
+        read.append(record_id)
+        return real(record_id)
+
+    club.store.finished_match = counted  # type: ignore[method-assign]
+    assert house.rate_finished(club.finished_rounds()) == 1
+    assert read == [second.code]  # the rated one's record was left alone
+    assert book.recorded_ids() == {first.code, second.code}
+    assert house.rate_finished(club.finished_rounds()) == 0  # idempotent
+    assert book.rating(BEN.id) == after[1]
+    club.house.close()
+
+
 def test_a_guest_or_the_bot_moves_no_rating(tmp_path):
     club = make_club(tmp_path)
     assert club.house is not None

@@ -140,6 +140,10 @@ class RatingBook:
         rows = self.db.read("SELECT rating FROM club_ratings WHERE player = ?", (player,))
         return float(rows[0][0]) if rows else INITIAL_RATING
 
+    def recorded_ids(self) -> set[str]:
+        """Every match already counted (a start rates only the others)."""
+        return {str(r[0]) for r in self.db.read("SELECT match_id FROM club_matches")}
+
     def recorded(self, match_id: str) -> bool:
         return bool(self.db.read("SELECT 1 FROM club_matches WHERE match_id = ?", (match_id,)))
 
