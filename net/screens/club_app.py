@@ -166,6 +166,7 @@ class ClubApp(ClaimKeys, EcarteApp):
         """The operator gave this player another name (``ecarte players --rename``): it is
         his from now on, and he is told so wherever he is."""
         self.player = player
+        self._lobby_header_changed()
         if self.is_running:
             self.notify(f"The club's operator renamed you: you are {player.name} now.",
                         title="Your name", timeout=NOTICE_SECONDS, markup=False)
@@ -356,6 +357,12 @@ class ClubApp(ClaimKeys, EcarteApp):
     def on_settled_elsewhere(self, message: SettledElsewhere) -> None:
         for line in self._news.lines(message):
             self.notify(line, title="Chips", timeout=12)
+        self._lobby_header_changed()
+
+    def _lobby_header_changed(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.who_changed()
 
     def who_text(self) -> str:
         player = self.player

@@ -37,6 +37,12 @@ def _cells(row: TableRow) -> tuple[str, str, str, str, str]:
     return row.code, row.rules, row.players, row.state, row.watchers
 
 
+WHO_SECONDS = 60.0
+"""The header (record, rating, purse) is read from the store again after this long, or when
+told that it changed; not at each change of the list, which on a busy club is every second,
+for every lobby, on the event loop (a round trip each on PostgreSQL)."""
+
+
 class LobbyChanged(Message):
     """Something changed in the club: tables, seats, watchers, who is away."""
 
@@ -63,8 +69,10 @@ class LobbyScreen(Screen[None]):
         self._pending = False
         self._filled_at = 0.0
         self._shown = False  # between ScreenResume and ScreenSuspend
+        self._left = False  # suspended once (another screen was shown over it)
         self._rows: list[TableRow] | None = None  # as the list shows them
         self._who = ""
+        self._who_read_at = -WHO_SECONDS  # (monotonic) the header's record and purse, read
         self._empty: str | None = None  # the line under an empty list, as shown
 
     @property
@@ -89,7 +97,6 @@ class LobbyScreen(Screen[None]):
         table = self.query_one("#tables", DataTable)
         for name in COLUMNS:
             table.add_column(name, key=name)
-        self.query_one("#lobby-who", Static).update(who_with_purse(self.club_app))
         self.show_notice()
         self.club_app.club.lobby_listeners.append(self._club_changed)
         self._fill()
@@ -117,11 +124,20 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if not self.is_current:
             return  # popped on the way to a table: never shown again
+        if self._left:  # (back from a match or a dialog: his record may have moved)
+            self._who_read_at = -WHO_SECONDS
         self._shown = True
         self._fill()
 
+    def who_changed(self) -> None:
+        """His purse, record or name changed (a settlement, the operator): the header is
+        read again at the next fill, at once if the list is shown."""
+        self._who_read_at = -WHO_SECONDS
+        if self._shown:
+            self._club_changed()
+
     def on_screen_suspend(self) -> None:
-        self._shown = False
+        self._shown, self._left = False, True
 
     def _club_changed(self) -> None:
         """Called by the club, possibly from another player's app: only queue a message.
@@ -147,11 +163,13 @@ class LobbyScreen(Screen[None]):
             self._fill()
 
     def _fill(self) -> None:
-        self._filled_at = time.monotonic()
-        who = who_with_purse(self.club_app)
-        if who != self._who:
-            self._who = who
-            self.query_one("#lobby-who", Static).update(who)
+        self._filled_at = now = time.monotonic()
+        if now - self._who_read_at >= WHO_SECONDS:  # (not at every change of the list)
+            self._who_read_at = now
+            who = who_with_purse(self.club_app)
+            if who != self._who:
+                self._who = who
+                self.query_one("#lobby-who", Static).update(who)
         app = self.club_app
         player_id = app.player.id if app.player else None
         rows = [table_row(app.club, lt, player_id)
