@@ -77,6 +77,9 @@ CREATE TABLE IF NOT EXISTS club_ratings (
     rated_matches INTEGER NOT NULL DEFAULT 0,
     updated TEXT NOT NULL
 );
+-- the leaderboard, read again by every reader at each rating: the best first and a reader's
+-- place, from the index alone
+CREATE INDEX IF NOT EXISTS club_ratings_rating ON club_ratings(rating, rated_matches);
 CREATE TABLE IF NOT EXISTS club_records (
     player TEXT PRIMARY KEY,
     matches INTEGER NOT NULL DEFAULT 0,

@@ -160,3 +160,37 @@ def test_record_from_the_stores_ecn_and_a_forfeit(book):
     r = book.record_ecn("GGGG", ("anna", "ben"), write_ecn(stopped), winner="anna")
     assert r.winner == "anna"
     assert book.record_ecn("GGGG", ("anna", "ben"), write_ecn(stopped), winner="anna").already
+
+
+def test_a_readers_place_counts_everyone_ahead_ties_broken_by_id(book):
+    """The place is read from two ranges of the rating index (every reader asks again at
+    each rating); it must equal the count of the whole board, ties and the bound on rated
+    matches included."""
+    rng = random.Random(4)
+    rows = [(f"SHA256:p{i:03d}", float(rng.choice((1480, 1500, 1516, 1530))), rng.randint(0, 3))
+            for i in range(120)]
+    with book.db.tx() as db:
+        for player, rating, n in rows:
+            db.execute("INSERT INTO club_ratings (player, rating, rated_matches, updated) "
+                       "VALUES (?, ?, ?, 'x')", (player, rating, n))
+    for min_matches in (1, 2):
+        eligible = [r for r in rows if r[2] >= min_matches]
+        board = sorted(eligible, key=lambda r: (-r[1], r[0]))
+        assert [s.player for s in book.leaderboard(limit=10, min_matches=min_matches)] == [
+            r[0] for r in board[:10]]
+        for place, (player, _rating, _n) in enumerate(board, start=1):
+            standing = book.standing(player, min_matches)
+            assert standing is not None and standing.rank == place
+        below = next(r for r in rows if r[2] < min_matches)
+        assert book.standing(below[0], min_matches) is None
+
+
+def test_the_board_and_a_place_are_read_from_the_rating_index(tmp_path):
+    db = ClubDB(tmp_path / "club.db")
+    board = db.read("EXPLAIN QUERY PLAN SELECT r.player FROM club_ratings r "
+                    "WHERE r.rated_matches >= 1 ORDER BY r.rating DESC, r.player LIMIT 10")
+    assert "club_ratings_rating" in " ".join(str(row[3]) for row in board)
+    place = db.read("EXPLAIN QUERY PLAN SELECT COUNT(*) FROM club_ratings WHERE rating > ? "
+                    "AND rated_matches >= ?", (1500.0, 1))
+    assert "COVERING INDEX club_ratings_rating" in " ".join(str(row[3]) for row in place)
+    db.close()

@@ -172,10 +172,11 @@ class RatingBook:
         if not rows:
             return None
         rating, n, wins = rows[0]
-        ahead = self.db.read(
-            "SELECT COUNT(*) FROM club_ratings WHERE rated_matches >= ?"
-            " AND (rating > ? OR (rating = ? AND player < ?))",
-            (min_matches, rating, rating, player),
+        ahead = self.db.read(  # (two ranges of the rating index: an OR would read them all)
+            "SELECT (SELECT COUNT(*) FROM club_ratings WHERE rating > ? AND rated_matches >= ?)"
+            " + (SELECT COUNT(*) FROM club_ratings WHERE rating = ? AND player < ?"
+            " AND rated_matches >= ?)",
+            (rating, min_matches, rating, player, min_matches),
         )
         return Standing(int(ahead[0][0]) + 1, player, float(rating), int(n), int(wins))
 
