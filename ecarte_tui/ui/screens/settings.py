@@ -20,6 +20,7 @@ from ..settings import BOT_SPEEDS, Settings
 from ..widgets.steady_footer import SteadyFooter
 
 SPEED_TITLES = {"slow": "slow", "normal": "normal", "fast": "fast", "instant": "instant"}
+SERVED_SPEED_TITLES = {"normal": "the club's pace"}  # (its --bot-delay, whatever it is)
 
 
 class SettingsScreen(ModalScreen[None]):
@@ -59,7 +60,8 @@ class SettingsScreen(ModalScreen[None]):
                 yield Switch(s.auto_announce, id="auto_announce")
             with Horizontal(classes="row"):
                 yield Label("Bot speed", classes="name")
-                yield Select([(SPEED_TITLES[k], k) for k in BOT_SPEEDS], value=s.bot_speed,
+                titles = {**SPEED_TITLES, **(SERVED_SPEED_TITLES if self.served else {})}
+                yield Select([(titles[k], k) for k in BOT_SPEEDS], value=s.bot_speed,
                              allow_blank=False, compact=True, id="bot_speed")
             note = getattr(self.app, "settings_note", None) or (
                 "Kept for this session." if self.served else "Saved in your config folder.")
