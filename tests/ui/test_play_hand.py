@@ -216,26 +216,15 @@ async def test_the_winner_of_the_draw_chooses_the_dealer():
         await settle(pilot)
         assert box_kind(app) == "draw" and "who deals the first hand?" in dialog_text(app)
         assert "I deal  d" in dialog_text(app) and "Bot deals  o" in dialog_text(app)
-        await pilot.press("o")  # the opponent deals
-        await settle(pilot)
-        assert table.view(ME).dealer == 1
-
-
-@run
-async def test_h_at_the_draw_gives_the_experts_advice_and_leaves_the_box_open():
-    table = make_table(seed=1, rules="classic", first_dealer=None)
-    app = make_app(table)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
         assert "h hint" in screen_text(app)
-        await pilot.press("h")
+        await pilot.press("h")  # the expert's advice: the box stays, nothing is chosen
         await pilot.pause()
         text = screen_text(app)
         assert "Hint: deal (d)" in text and "to win the match" in text
-        assert box_kind(app) == "draw" and table.status == "choose"  # nothing chosen
-        await pilot.press("d")
+        assert box_kind(app) == "draw" and table.status == "choose"
+        await pilot.press("o")  # the opponent deals (against the advice: his to choose)
         await settle(pilot)
-        assert table.view(ME).dealer == ME
+        assert table.view(ME).dealer == 1
 
 
 @run
