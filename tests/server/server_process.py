@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import signal
 import socket
 import sys
@@ -13,10 +14,30 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+def _ephemeral_low() -> int:
+    """The first port the kernel hands to outgoing connections and to port-0 listeners."""
+    try:
+        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
+        return int(text.split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A loopback port free now, below the kernel's ephemeral range: a port from that range
+    may be taken, between this look and the server's bind, by any other test's outgoing
+    connection (an ssh client, a database) or port-0 listener ("address already in use")."""
+    low = _ephemeral_low()
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randrange(10000, low) if low > 10100 else 0
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise OSError("no free loopback port below the ephemeral range")
 
 
 class ServerProcess:
