@@ -131,23 +131,26 @@ class MatchValue:
         return lose + (win - lose) * self.game_win(me, opp, i_deal)
 
 
+def first_deal_chances(rules: Rules) -> tuple[float, float]:
+    """P(win the match) from the start for the first dealer and for the first elder. The
+    sources give no advice on the choice; in the self-play these frequencies come from, the
+    dealer scores 0.93 points a hand and the elder 0.80 (the turned-up king is the
+    dealer's), so the model gives the first dealer 50.7% of five-point games."""
+    value = MatchValue(rules)
+    return value.value(0, 0, True, 0, 0), value.value(0, 0, False, 0, 0)
+
+
 def first_dealer_for(rules: Rules, chooser: int) -> int:
     """Who deals the first hand, chosen by ``chooser`` (the higher card, 001) for the better
-    chance of the match from the start. The sources give no advice; in the self-play these
-    frequencies come from, the dealer scores 0.93 points a hand and the elder 0.80 (the
-    turned-up king is the dealer's), so the model gives the first dealer 50.7% of
-    five-point games."""
-    value = MatchValue(rules)
-    deal, lead = value.value(0, 0, True, 0, 0), value.value(0, 0, False, 0, 0)
+    chance of the match."""
+    deal, lead = first_deal_chances(rules)
     return chooser if deal >= lead else 1 - chooser
 
 
-def first_deal_hint(rules: Rules, chooser: int) -> str:
+def first_deal_hint(rules: Rules) -> str:
     """The expert's advice to a player who chooses who deals first, with its reason."""
-    value = MatchValue(rules)
-    deal = value.value(0, 0, True, 0, 0)
-    lead = value.value(0, 0, False, 0, 0)
-    if first_dealer_for(rules, chooser) == chooser:
+    deal, lead = first_deal_chances(rules)
+    if deal >= lead:
         what, why, best, other = "deal (d)", "the dealer scores the king he turns up", deal, lead
     else:
         what, why, best, other = ("let him deal (o)", "the elder leads and may play or propose",

@@ -567,8 +567,8 @@ class Club:
 
     def renamed(self, player: Player) -> bool:
         """The operator renamed ``player.id`` (``ecarte players --rename``, read from the
-        store): his seats here, and the tables' screens, say the new name at once; whether
-        he sits at any table of this process."""
+        store): his seats here, and the tables' screens, say the new name at once (the
+        lobbies are told by the caller); whether he sits at any table of this process."""
         found = False
         for lt in list(self.tables.values()):
             seats = [s for s in lt.seats if s.player_id == player.id and s.name != player.name]
@@ -578,8 +578,6 @@ class Club:
                 found = True
                 _name_seats(lt)
                 lt.notify()
-        if found:
-            self._lobby_changed()
         return found
 
     def reconnect_left(self, lt: LiveTable, seat: int) -> float | None:

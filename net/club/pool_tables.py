@@ -390,12 +390,4 @@ def stored_round(club: Club, record_id: str) -> RoundRecord | None:
     return RoundStore(club.store).round(record_id)
 
 
-def finished_round_records(club: Club) -> list[RoundRecord]:
-    return RoundStore(club.store).rounds("finished")
-
-
-def has_rounds(club: Club, code: str) -> bool:
-    return RoundStore(club.store).has_rounds(code)
-
-
 __all__ = ["OFFER_SECONDS", "ROUND_PAUSE", "Offer", "PoolError", "RoundState"]

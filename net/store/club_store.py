@@ -605,18 +605,8 @@ class RoundStore:
         rows = self._rounds("WHERE record_id = ?", (record_id,))
         return rows[0] if rows else None
 
-    def rounds(self, *statuses: str) -> list[RoundRecord]:
-        marks = ", ".join("?" for _ in statuses)
-        return self._rounds(f"WHERE status IN ({marks}) ORDER BY code, number", statuses)
-
     def rounds_of(self, code: str) -> list[RoundRecord]:
         return self._rounds("WHERE code = ? ORDER BY number", (code,))
-
-    def has_rounds(self, code: str) -> bool:
-        with self.store._lock:
-            row = self.store._db.execute(
-                "SELECT 1 FROM rounds WHERE code = ?", (code,)).fetchone()
-        return row is not None
 
     def _rounds(self, where: str, args: tuple[object, ...]) -> list[RoundRecord]:
         with self.store._lock:

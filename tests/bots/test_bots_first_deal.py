@@ -54,5 +54,5 @@ async def test_the_bot_at_the_table_deals_when_it_chooses():
 
 
 def test_the_hint_names_the_choice_and_its_chances():
-    hint = first_deal_hint(PRESETS["classic"], 0)
+    hint = first_deal_hint(PRESETS["classic"])
     assert hint.startswith("deal (d)") and "50.7% against 49.3% to win the match" in hint

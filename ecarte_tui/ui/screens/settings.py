@@ -63,8 +63,7 @@ class SettingsScreen(ModalScreen[None]):
                 titles = {**SPEED_TITLES, **(SERVED_SPEED_TITLES if self.served else {})}
                 yield Select([(titles[k], k) for k in BOT_SPEEDS], value=s.bot_speed,
                              allow_blank=False, compact=True, id="bot_speed")
-            note = getattr(self.app, "settings_note", None) or (
-                "Kept for this session." if self.served else "Saved in your config folder.")
+            note = self.app.settings_note  # type: ignore[attr-defined]  # (EcarteApp's)
             yield Label(note, classes="line note")
             with Horizontal(classes="buttons"):
                 yield Button("Done  esc", id="done", variant="primary")

@@ -695,7 +695,7 @@ class TableScreen(Screen[None]):
         if choice == HINT:  # (advice asked: nothing chosen, the box stays open)
             from ...bots.match_value import first_deal_hint
 
-            self._say(f"Hint: {first_deal_hint(self.table.rules, self.player_seat)}", "hint")
+            self._say(f"Hint: {first_deal_hint(self.table.rules)}", "hint")
             return
         self.close_dialog()
         content.done(choice)
