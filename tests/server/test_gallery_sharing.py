@@ -236,3 +236,46 @@ def _channel_matches(seat: Seat, member: Member) -> bool:
     assert conn is not None
     local = conn.get_extra_info("sockname")
     return peer is not None and local is not None and peer[1] == local[1]
+
+
+async def test_a_watcher_with_a_purse_keeps_his_own_view_and_costs_no_reads_per_move(tmp_path):
+    """A watcher with a key sees his own purse, so he may not share a guest's rendering (nor
+    the guest his): the views are compared each in its own session (a screen's ``app`` is
+    the running context's, and a join runs in the newcomer's). The newcomer tries again at
+    every move, and the comparison reads no chips from the store (on PostgreSQL a round trip
+    each, on the event loop): the panels read them only when the house says they moved."""
+    async def body(server, lt, a, b, seen, moves):
+        key = new_key()
+        server.store.register(key.get_fingerprint("sha256"), "carl")
+        carl_client = await CheckedClient.connect(server.port, size=SIZE, key=key,
+                                                  command=f"watch {lt.code}")
+        carl_client.watch_for_leaks(seen, None)
+        carl = Seat(carl_client, "carl")
+        await carl.wait_for("Your purse")
+        guest = await watcher(server, lt, seen)
+        await play_moves(a, b, moves, 2)
+        await settle(a, b, carl, guest)
+        ledger = server.house.ledger
+        reads: list[str] = []
+        events: list[str] = []
+        for name in ("purse", "wagers"):
+            real = getattr(ledger, name)
+
+            def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+                reads.append(_name)
+                return _real(*args)
+
+            setattr(ledger, name, counted)
+        server.house.listeners.append(lambda _code, what: events.append(what))
+        await play_moves(a, b, moves, 8)
+        await settle(a, b, carl, guest)
+        assert all(len(g.members) == 1 for g in REGISTRY.groups.values())
+        # four panels (two players, two watchers), at most two reads each per chip event
+        assert len(reads) <= 8 * len(events), (reads, events)
+        assert "Your purse: 1000 chips" in carl.text()
+        assert "Your purse" not in guest.text()
+        for w in (carl, guest):
+            assert w.client.leaks == []
+            await w.close()
+
+    await with_server(tmp_path, body)

@@ -34,7 +34,7 @@ from rich.control import Control
 from textual._context import active_app, active_message_pump, visible_screen_stack
 from textual.message import Message
 
-from net.screens.money_text import money_lines
+from net.screens.money_panel import MoneyPanel
 from net.ssh.driver import SSHDriver
 
 if TYPE_CHECKING:
@@ -125,13 +125,19 @@ def share_key(screen: ClubTableScreen, driver: SSHDriver) -> ShareKey:
     )
 
 
-def member_view(screen: ClubTableScreen) -> tuple[Any, ...]:
-    """A member's own parts of the table screen: equal for all members of a group."""
-    house = screen.club.house
-    me = getattr(screen.app, "player", None)
-    money: tuple[str, ...] = ()
-    if house is not None and screen.query("#money"):
-        money = tuple(money_lines(house, screen.lt, me.id if me is not None else None))
+def member_view(member: Member) -> tuple[Any, ...]:
+    """A member's own parts of the table screen: equal for all members of a group.
+
+    Read in the member's own app context: a screen's ``app`` (hence who he is) is the
+    context's, and a join runs in the newcomer's, where the leader would read as him."""
+    with member.app._context():
+        return _own_view(member.screen)
+
+
+def _own_view(screen: ClubTableScreen) -> tuple[Any, ...]:
+    # the money as its panel shows it: reading the purse and the pot here would cost store
+    # reads at every move for every watcher who cannot join (his purse differs)
+    money = tuple(panel.text for panel in screen.query(MoneyPanel))
     talk = tuple(repr(line) for line in getattr(screen, "talk_lines", ()))
     return (screen.banner, talk, screen._talk_keys(), money, bool(screen.query("#talk")),
             screen.advice is None, screen._forfeit_told, screen.message)
@@ -189,7 +195,7 @@ def join(screen: ClubTableScreen) -> Group | None:
         driver.on_local_change = lambda: _local_change(app)
         return group
     leader = group.leader
-    if leader.screen.lt is not screen.lt or member_view(leader.screen) != member_view(screen):
+    if leader.screen.lt is not screen.lt or member_view(leader) != member_view(member):
         return None  # his talk, purse or banner differs: he renders alone
     leader.driver.flush()  # what the leader has queued goes out before the newcomer counts
     frame = full_frame(leader.app)
