@@ -426,8 +426,14 @@ class Club:
 
     def pace_bots(self, lt: LiveTable, pace: float | None) -> None:
         """The bots at ``lt`` move ``pace`` seconds apart (None: the club's pace), as the
-        player sitting there set his bot speed. A bot another process runs (where the
-        table's lease is) keeps the club's pace."""
+        player sitting there set his bot speed; the other nodes are told, since a bot runs
+        where the table's lease is, which may be another process or move to one."""
+        if pace == lt.bot_pace:
+            return
+        self._set_pace(lt, pace)
+        self.relay(lt.code, {"kind": "pace", "pace": pace})
+
+    def _set_pace(self, lt: LiveTable, pace: float | None) -> None:
         lt.bot_pace = pace
         for runner in lt.bots:
             if runner is not None:
@@ -757,6 +763,9 @@ class Club:
             return
         if mail.get("kind") == "house" and self.house is not None:
             self.house.heard(code, mail)
+        elif mail.get("kind") == "pace":
+            pace = mail.get("pace")
+            self._set_pace(lt, float(pace) if isinstance(pace, int | float) else None)
         elif self.on_mail is not None:
             self.on_mail(lt, mail)
 

@@ -447,3 +447,36 @@ def test_a_step_written_in_one_round_trip_is_refused_whole_when_taken(postgres_u
     assert status == psycopg.pq.TransactionStatus.IDLE, "no transaction left open"
     assert sync.append_step("RACE", 2, ("ready", 1, ""), "two")
     assert [seq for seq, _ in sync.log_after("RACE", 0)] == [1, 2]
+
+
+def test_a_bot_speed_chosen_on_one_node_paces_the_bot_another_runs(db, tmp_path):
+    """The player sits on node two, the table's lease (so its bot) is on node one: the bot
+    speed he chose paces that bot, and still paces it when the lease moves to node two."""
+    from net.club_sync import node as node_module
+
+    now = [1000.0]
+    one = make_node(db, "one", 3, tmp_path)
+    two = make_node(db, "two", 4, tmp_path)
+    for club in (one, two):
+        club.bot_delay = 0.8  # the club's pace
+        club.node.wall = lambda: now[0]  # type: ignore[union-attr]
+        club.node.beat()  # type: ignore[union-attr]
+    lt1, _ = one.create(ANNA, TableOptions(opponent="bot:random"))
+    two.node.read_feed()  # type: ignore[union-attr]
+    lt2 = two.tables[lt1.code]
+    assert lt1.bots[1] is not None and lt2.bots[1] is None
+    assert lt1.bots[1].delay == 0.8
+    two.pace_bots(lt2, 0.0)  # "instant", chosen in his session on node two
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert (lt1.bot_pace, lt1.bots[1].delay) == (0.0, 0.0)
+    two.pace_bots(lt2, None)  # back to "normal": the club's pace
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert (lt1.bot_pace, lt1.bots[1].delay) == (None, 0.8)
+    two.pace_bots(lt2, 2.5)
+    one.node.read_feed()  # type: ignore[union-attr]
+    assert lt1.bots[1].delay == 2.5
+    # node one dies; node two takes the lease and runs the bot at the player's pace
+    one.node.beat = lambda: None  # type: ignore[method-assign]
+    now[0] += node_module.LEASE_SECONDS + 1
+    two.node.beat()  # type: ignore[union-attr]
+    assert lt2.bots[1] is not None and lt2.bots[1].delay == 2.5
