@@ -58,10 +58,17 @@ CREATE TABLE IF NOT EXISTS table_state (   -- a rounds table's pool, waiting sea
 );
 """
 
+SQLITE_ONLY = frozenset({12})  # upgrades PostgreSQL's store has in another form
+
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 UPGRADES: dict[int, str] = {
+    12: """
+    -- a name is found case-blind (a first visit, a rename, ecarte players) through an index,
+    -- not by reading every player (PostgreSQL's store has its unique one: schema_ddl)
+    CREATE INDEX IF NOT EXISTS players_lower_name ON players(lower(name));
+    """,
     11: """
     -- a player's matches (his record in the lobby, his list): read by seat, not through
     -- every finished match of the club
@@ -260,7 +267,8 @@ class Store:
             self._db: sqlite3.Connection | PgConnection = connect(path)
             # a new PostgreSQL store is made at SCHEMA_VERSION from the start
             self._db.executescript(schema_ddl(
-                SCHEMA + "".join(UPGRADES[v] for v in sorted(UPGRADES)) + _META,
+                SCHEMA + "".join(UPGRADES[v] for v in sorted(UPGRADES) if v not in SQLITE_ONLY)
+                + _META,
                 rowid_tables=("tables", "rounds")))
             self._db.execute("INSERT OR IGNORE INTO store_meta (key, value) VALUES "
                              "('schema', ?)", (str(SCHEMA_VERSION),))

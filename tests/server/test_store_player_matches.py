@@ -42,3 +42,17 @@ def test_the_record_counts_plain_matches_and_rounds_and_nothing_else(tmp_path):
     listed = store.finished_for(me, limit=500)
     assert len(listed) == played and {"POOL", "POOL.2"} <= {t.code for t in listed}
     assert "OPEN" not in {t.code for t in listed}
+
+
+def test_a_name_is_found_case_blind_through_an_index(tmp_path):
+    """A first visit and a rename look the name up case-blind; with tens of thousands of
+    players a scan of the table would hold the event loop at each."""
+    store = Store(tmp_path / "club.db")
+    store.register("SHA256:anna", "Anna")
+    for sql in ("SELECT 1 FROM players WHERE lower(name) = lower(?)",
+                "SELECT id FROM players WHERE lower(name) = lower(?) AND id != ?"):
+        args = ("ANNA", "SHA256:x")[:sql.count("?")]
+        plan = " ".join(str(row[3]) for row in store._db.execute(f"EXPLAIN QUERY PLAN {sql}",
+                                                                 args))
+        assert "players_lower_name" in plan and "SCAN players" not in plan, plan
+    assert store.name_taken("aNNa") and not store.name_taken("annie")
