@@ -5,6 +5,11 @@ its workers: they went on serving on the club's port, where a club started again
 the connections with them. On Linux the kernel sends the worker SIGTERM when its parent dies
 (``PR_SET_PDEATHSIG``), which stops it as the supervisor would have; a worker whose
 supervisor was already gone when it started stops at once.
+
+Its output went to the supervisor (a pipe), so it now writes into nothing: the first line it
+printed on the way out ("shutting down…") raised BrokenPipeError and cut its stop short (no
+farewell to its players, its leases and its place in the club left to lapse). It writes to
+/dev/null instead (``mute_if_orphaned``).
 """
 
 from __future__ import annotations
@@ -35,3 +40,16 @@ def stop_with_supervisor() -> bool:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     return str(os.getppid()) == wanted
+
+
+def mute_if_orphaned() -> None:
+    """In a worker whose supervisor is gone: what it prints or logs from now on goes to
+    /dev/null, not into a pipe with nobody at the other end (each write would raise)."""
+    wanted = os.environ.get(SUPERVISOR_ENV)
+    if not wanted or str(os.getppid()) == wanted:
+        return
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.dup2(null, sys.stderr.fileno())
+        os.close(null)

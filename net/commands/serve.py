@@ -190,7 +190,7 @@ def config_from(args: argparse.Namespace) -> object:
 
 
 async def serve(args: argparse.Namespace) -> int:
-    from net.commands.parent_watch import stop_with_supervisor
+    from net.commands.parent_watch import mute_if_orphaned, stop_with_supervisor
     from net.game_server import GameServer, ServerConfig
 
     if not stop_with_supervisor():
@@ -267,6 +267,7 @@ async def serve(args: argparse.Namespace) -> int:
     try:
         await stop.wait()
     finally:
+        mute_if_orphaned()  # (its supervisor killed: nobody reads its output any more)
         print("shutting down…", flush=True)
         pacer.stop()
         await server.aclose()

@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -222,22 +223,47 @@ def alive(pid: int) -> bool:
 
 
 async def test_workers_stop_when_their_supervisor_is_killed(tmp_path):
-    """kill -9 of the supervisor: its workers do not go on serving the club's port alone."""
-    server = ServerProcess(tmp_path / "data", free_port(), "--workers", "2")
+    """kill -9 of the supervisor: its workers do not go on serving the club's port alone,
+    and they stop as they would have with it: their output went to it, and the first line
+    printed into that dead pipe used to cut their stop short (their places in the club and
+    their wake-up sockets were left behind)."""
+    from net.commands.status import read_status
+
+    data = tmp_path / "data"
+    server = ServerProcess(data, free_port(), "--workers", "2")
     banner = await server.start()
     m = re.search(r"\(2 workers, pids (\d+), (\d+)\)", banner)
     assert m, banner
     pids = [int(m.group(1)), int(m.group(2))]
+    wake = LocalWakeFolder(data / "club.db")
     try:
         assert all(alive(pid) for pid in pids)
+        assert len(read_status(data / "club.db", time.time()).serving) == 2
+        assert wake.sockets() == 2
         server.kill()  # the supervisor alone
         async with asyncio.timeout(20):
             while any(alive(pid) for pid in pids):
                 await asyncio.sleep(0.1)
         with socket.socket() as sock:  # and the port is free again
             sock.bind(("127.0.0.1", server.port))
+        assert read_status(data / "club.db", time.time()).serving == []  # each said goodbye
+        assert wake.sockets() == 0
     finally:
         await server.stop()
+
+
+class LocalWakeFolder:
+    """The club's folder of wake-up sockets (net/club_sync/local_wake.py), one per process."""
+
+    def __init__(self, db: Path) -> None:
+        import hashlib
+        import tempfile
+
+        key = hashlib.sha256(str(db.resolve()).encode()).hexdigest()[:16]
+        self.path = Path(tempfile.gettempdir()) / f"ecarte-wake-{key}"
+
+    def sockets(self) -> int:
+        return len(list(self.path.iterdir())) if self.path.exists() else 0
 
 
 async def test_serve_runs_one_worker_per_core_unless_told(tmp_path):
