@@ -67,6 +67,7 @@ class LocalWake:
             on_wake()
 
         loop.add_reader(sock.fileno(), readable)
+        _sweep(folder)
         return wake
 
     def ping(self) -> None:
@@ -94,3 +95,20 @@ class LocalWake:
             self.path.unlink()
         with contextlib.suppress(OSError):
             self.folder.rmdir()  # the club's last process: nothing left in it
+
+
+def _sweep(folder: Path) -> None:
+    """Unlink the sockets of processes that are gone (killed: they could not), so that the
+    folder goes with the club's last process; a live one is not woken for it."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            pid = entry.name.partition("-")[0]
+            if not pid.isdigit():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+            except OSError:  # (another user's process: alive)
+                pass

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import random
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,10 +88,14 @@ class ServerProcess:
         return self.banner
 
     def _end_group(self) -> None:
-        """kill -9 of the server's process group: its workers too, whatever state they are in."""
+        """kill -9 of the server's process group: its workers too, whatever state they are in;
+        the wake-up sockets such a kill leaves (net/club_sync/local_wake.py) go too."""
         if self.proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
+        key = hashlib.sha256(str((self.data_dir / "club.db").resolve()).encode()).hexdigest()
+        shutil.rmtree(Path(tempfile.gettempdir()) / f"ecarte-wake-{key[:16]}",
+                      ignore_errors=True)
 
     def kill(self) -> None:
         """kill -9: no chance to save anything more."""

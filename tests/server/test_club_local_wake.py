@@ -55,6 +55,30 @@ async def test_the_socket_of_a_process_gone_is_removed_by_the_next_ping(tmp_path
         wake.close()
 
 
+async def test_sockets_of_processes_killed_before_go_when_the_club_starts_again(tmp_path):
+    """A club killed with -9 leaves its sockets; the next start unlinks them (without waking
+    anyone), so the folder goes with its last process."""
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    first = LocalWake.open(str(tmp_path / "club.db"), lambda: None)
+    assert first is not None
+    stale = first.folder / f"{int(gone.stdout)}-1"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as dead:
+        dead.bind(str(stale))  # bound, then closed: what a killed process leaves
+    woken: list[str] = []
+    second = LocalWake.open(str(tmp_path / "club.db"), lambda: woken.append("first"))
+    assert second is not None
+    assert not stale.exists() and first.path.exists() and second.path.exists()
+    await asyncio.sleep(0.05)
+    assert woken == []
+    first.close()
+    second.close()
+    assert not second.folder.exists()
+
+
 async def test_a_folder_another_user_could_write_is_not_used(tmp_path, monkeypatch):
     short = Path(tempfile.mkdtemp(prefix="ew"))  # (a socket's path has at most 107 bytes)
     try:
