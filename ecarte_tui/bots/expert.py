@@ -49,6 +49,7 @@ from ..engine.view import SeatView
 from .classic import ClassicBot
 from .info_set import InfoSetPlay
 from .knowledge import knowledge_of
+from .match_tables import AGAINST_CLASSIC
 from .match_value import MatchValue, hand_values
 from .playout import PolicyPlay
 from .rollout import (
@@ -88,6 +89,9 @@ CARD_POLICY = 0.9
 # it cannot tell apart (``info_set``), or the best on each deal as if it saw his hand; the
 # plan measured about +0.3 points over five paired runs (README), within the noise: off
 INFO_SETS = False
+# a score's worth from hands as it plays them against the treatises (``match_tables``), its
+# own and his outcomes apart, rather than from self-play, where the two seats are alike
+TWO_SIDED = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +278,7 @@ class ExpertBot:
         exact_replies: bool = False,
         card_policy: float = CARD_POLICY,
         info_sets: bool = INFO_SETS,
+        two_sided: bool = TWO_SIDED,
         bid_effort: float = 1.0,
         discard_effort: float = 1.0,
     ) -> None:
@@ -284,6 +289,7 @@ class ExpertBot:
         self.discard_effort = discard_effort
         self.card_policy = card_policy
         self.info_sets = info_sets
+        self.two_sided = two_sided
         self.effort = effort
         self.blend = blend
         self.margin = margin
@@ -297,7 +303,8 @@ class ExpertBot:
     def match_value(self, rules: Rules) -> MatchValue:
         mv = self._values.get(rules)
         if mv is None:
-            mv = self._values[rules] = MatchValue(rules)
+            sides = AGAINST_CLASSIC.get(rules.preset) if self.two_sided else None
+            mv = self._values[rules] = MatchValue(rules, sides)
         return mv
 
     def memo(self, view: SeatView) -> dict[int, int]:

@@ -48,18 +48,32 @@ HAND_OUTCOMES_ADD: tuple[tuple[float, int, int, int, int], ...] = (
 
 def hand_outcomes(rules: Rules) -> tuple[tuple[float, int, int, int, int], ...]:
     """The outcome table for these rules (normalised)."""
-    table = HAND_OUTCOMES_ADD if rules.penalty_on_vole == "add" else HAND_OUTCOMES_CAP
+    return _normalised(HAND_OUTCOMES_ADD if rules.penalty_on_vole == "add"
+                       else HAND_OUTCOMES_CAP)
+
+
+def _normalised(table: tuple[tuple[float, int, int, int, int], ...]
+                ) -> tuple[tuple[float, int, int, int, int], ...]:
     total = sum(t[0] for t in table)
     return tuple((p / total, bd, be, td, te) for p, bd, be, td, te in table)
 
 
-class MatchValue:
-    """P(this seat wins the match), for one rule set. Cheap to query, built lazily."""
+Outcomes = tuple[tuple[float, int, int, int, int], ...]
 
-    def __init__(self, rules: Rules) -> None:
+
+class MatchValue:
+    """P(this seat wins the match), for one rule set. Cheap to query, built lazily.
+
+    ``sides``: the hands' outcomes when this seat deals and when the other does (each in
+    the dealer's and the elder's terms), where the two play unalike; by default both are
+    the self-play table, the two seats alike."""
+
+    def __init__(self, rules: Rules, sides: tuple[Outcomes, Outcomes] | None = None) -> None:
         self.target = rules.target
         self.games_to_win = rules.games_to_win
-        self._outcomes = hand_outcomes(rules)
+        if sides is None:
+            sides = (hand_outcomes(rules),) * 2
+        self._sides = tuple(_normalised(t) for t in sides)
         self._game: dict[tuple[int, int, bool], float] = {}
         self._match: dict[tuple[int, int], float] = {}
 
@@ -87,7 +101,7 @@ class MatchValue:
     def _game_step(self, me: int, opp: int, i_deal: bool) -> float:
         target = self.target
         total = 0.0
-        for p, bd, be, td, te in self._outcomes:
+        for p, bd, be, td, te in self._sides[0 if i_deal else 1]:
             if i_deal:
                 bm, bo, tm, to = bd, be, td, te
             else:

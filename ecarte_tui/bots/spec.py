@@ -20,8 +20,10 @@ EXPERT_OPTIONS: dict[str, tuple[float, float, str]] = {
     "margin": (0.0, 10.0, "margin"),  # standard errors by which to overrule the treatises
     "card_policy": (0.0, 1.0, "card_policy"),  # weight of the treatises' replies in the play
     "info_sets": (0.0, 1.0, "info_sets"),  # 1: plan its later cards without seeing his
+    "two_sided": (0.0, 1.0, "two_sided"),  # 1: value a score by hands it plays against him
 }
-SWITCHES = frozenset({"info_sets"})  # options that are on (1) or off (0), nothing between
+# options that are on (1) or off (0), nothing between
+SWITCHES = frozenset({"info_sets", "two_sided"})
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
