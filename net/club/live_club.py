@@ -427,11 +427,18 @@ class Club:
     def pace_bots(self, lt: LiveTable, pace: float | None) -> None:
         """The bots at ``lt`` move ``pace`` seconds apart (None: the club's pace), as the
         player sitting there set his bot speed; the other nodes are told, since a bot runs
-        where the table's lease is, which may be another process or move to one."""
+        where the table's lease is, which may be another process or move to one (one that
+        starts later asks: ``_ask_pace``)."""
         if pace == lt.bot_pace:
             return
         self._set_pace(lt, pace)
         self.relay(lt.code, {"kind": "pace", "pace": pace})
+
+    def _ask_pace(self, lt: LiveTable) -> None:
+        """This node now runs the table's bots, and may have started after its player chose
+        their pace: the nodes that know it say it again (``mail``)."""
+        if self.node is not None and lt.bot_pace is None:
+            self.relay(lt.code, {"kind": "pace?"})
 
     def _set_pace(self, lt: LiveTable, pace: float | None) -> None:
         lt.bot_pace = pace
@@ -669,6 +676,8 @@ class Club:
         self.tables[st.code] = lt
         if st.status == "playing" or (seats[0].player_id and seats[1].player_id):
             self._start(lt, st.ecn, remote)
+            if any(lt.bots):
+                self._ask_pace(lt)
         if self.node is not None:
             self.node.refresh_presence(lt)
 
@@ -766,6 +775,9 @@ class Club:
         elif mail.get("kind") == "pace":
             pace = mail.get("pace")
             self._set_pace(lt, float(pace) if isinstance(pace, int | float) else None)
+        elif mail.get("kind") == "pace?":
+            if lt.bot_pace is not None:  # (a node that started after it was set asks)
+                self.relay(code, {"kind": "pace", "pace": lt.bot_pace})
         elif self.on_mail is not None:
             self.on_mail(lt, mail)
 
@@ -796,6 +808,7 @@ class Club:
             runner = lt.bots[i]
             if held and s.is_bot and runner is None:
                 self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
+                self._ask_pace(lt)
             elif not held and runner is not None:
                 runner.stop()
                 lt.bots[i] = None

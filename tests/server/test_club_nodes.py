@@ -451,7 +451,8 @@ def test_a_step_written_in_one_round_trip_is_refused_whole_when_taken(postgres_u
 
 def test_a_bot_speed_chosen_on_one_node_paces_the_bot_another_runs(db, tmp_path):
     """The player sits on node two, the table's lease (so its bot) is on node one: the bot
-    speed he chose paces that bot, and still paces it when the lease moves to node two."""
+    speed he chose paces that bot, and still paces it when the lease moves to node two, or
+    to a node that started after he chose it."""
     from net.club_sync import node as node_module
 
     now = [1000.0]
@@ -477,6 +478,30 @@ def test_a_bot_speed_chosen_on_one_node_paces_the_bot_another_runs(db, tmp_path)
     assert lt1.bots[1].delay == 2.5
     # node one dies; node two takes the lease and runs the bot at the player's pace
     one.node.beat = lambda: None  # type: ignore[method-assign]
+    two_beat = two.node.beat  # type: ignore[union-attr]
     now[0] += node_module.LEASE_SECONDS + 1
     two.node.beat()  # type: ignore[union-attr]
     assert lt2.bots[1] is not None and lt2.bots[1].delay == 2.5
+    # a node started since (a worker restarted) takes the lease, at its heartbeat or as it
+    # restores the table: it asks, and is told
+    for takes_at_restore in (False, True):
+        three = make_node(db, "three", 5, tmp_path)
+        three.bot_delay = 0.8
+        three.node.wall = lambda: now[0]  # type: ignore[union-attr]
+        two.node.beat = lambda: None  # type: ignore[method-assign]
+        if takes_at_restore:
+            now[0] += node_module.LEASE_SECONDS + 1
+        assert three.restore() == []
+        lt3 = three.tables[lt1.code]
+        if not takes_at_restore:
+            assert lt3.bots[1] is None  # (node two's lease still runs)
+            now[0] += node_module.LEASE_SECONDS + 1
+            three.node.beat()  # type: ignore[union-attr]
+        assert lt3.bots[1] is not None and lt3.bots[1].delay == 0.8  # the club's, until told
+        two.node.read_feed()  # type: ignore[union-attr]
+        three.node.read_feed()  # type: ignore[union-attr]
+        assert (lt3.bot_pace, lt3.bots[1].delay) == (2.5, 2.5)
+        three.node.beat = lambda: None  # type: ignore[method-assign]  # (three goes too)
+        now[0] += node_module.LEASE_SECONDS + 1
+        two.node.beat = two_beat  # two takes the lease back before the next start
+        two.node.beat()  # type: ignore[union-attr]
