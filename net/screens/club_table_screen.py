@@ -168,6 +168,7 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
             self._names = self.table.names
             if not self.following:
                 self.redraw()
+                self.rename_open_box()
         self._refresh_presence()
 
     def on_table_changed(self, _message: TableChanged) -> None:

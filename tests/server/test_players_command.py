@@ -127,6 +127,9 @@ async def test_a_player_renamed_at_his_table_is_shown_by_the_new_name_at_once(tm
         assert server.follow_renames() == 1  # (the sweep does it within five seconds)
         await anna.wait_for("renamed you")
         await ben.wait_for("annie")
+        # the draw's box, open through it, says the new name too (the log keeps what it said)
+        await ben.wait_for("annie drew")
+        assert "anna drew" not in ben.text()
         lt = server.club.tables[code]
         assert lt.seats[0].name == "annie" and lt.table is not None
         assert lt.table.names[0] == "annie"

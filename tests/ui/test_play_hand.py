@@ -437,3 +437,27 @@ async def test_at_the_match_end_h_goes_home_and_help_gives_no_button_the_enter()
         await pilot.press("h")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+
+
+@run
+async def test_an_open_box_says_the_players_names_again_when_they_change():
+    """A club's operator may rename a player while a hand's or a match's box is open over
+    his table: the box says the new name, as it would have been opened now."""
+    for target, kind in ((5, "hand"), (1, "match")):
+        table = make_table(seed=3, first_dealer=1, target=target)
+        app = make_app(table)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("p")
+            await play_tricks(pilot)
+            assert box_kind(app) == kind
+            before = dialog_text(app)
+            old = table.names[1 - ME]
+            assert old in before
+            table.names = tuple("Bertrand" if i != ME else n  # type: ignore[assignment]
+                                for i, n in enumerate(table.names))
+            table_screen(app).rename_open_box()
+            await settle(pilot)
+            after = dialog_text(app)
+            assert box_kind(app) == kind and "Bertrand" in after and old not in after
+            assert after.replace("Bertrand", old).split() == before.split()  # (nothing else)

@@ -673,6 +673,24 @@ class TableScreen(Screen[None]):
             else:
                 self.show_dialog(hand_over_dialog(view, self.names, self._hand_over_choice))
 
+    def rename_open_box(self) -> None:
+        """The players' names changed (a club's operator renamed one): the open box of the
+        draw or of a hand's end says them again, as it would have been opened now."""
+        content, u = self.dialog, self.update
+        if content is None or u is None:
+            return
+        from .draw import draw_dialog
+        from .hand_over import game_over_dialog, hand_over_dialog
+
+        if content.kind == "draw" and u.draw is not None:
+            self.show_dialog(draw_dialog(u.draw, self.names, self.player_seat, self.look,
+                                         self._dealer_chosen))
+        elif content.kind == "match" and u.status == "over":
+            self.show_dialog(game_over_dialog(u.view, self.names, self.app,
+                                              self._game_over_choice))
+        elif content.kind == "hand" and u.status == "between":
+            self.show_dialog(hand_over_dialog(u.view, self.names, self._hand_over_choice))
+
     def _dialog_key(self, key: str) -> None:
         """A key the open box uses: Enter presses its focused button, if one has the focus."""
         content = self.dialog
