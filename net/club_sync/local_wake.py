@@ -98,17 +98,16 @@ class LocalWake:
 
 
 def _sweep(folder: Path) -> None:
-    """Unlink the sockets of processes that are gone (killed: they could not), so that the
-    folder goes with the club's last process; a live one is not woken for it."""
+    """Unlink the sockets nobody listens on (their processes were killed and could not), so
+    that the folder goes with the club's last process. A connect sends nothing: a live one
+    is not woken for it (and a process in another pid namespace counts as live)."""
     with contextlib.suppress(OSError):
         for entry in os.scandir(folder):
-            pid = entry.name.partition("-")[0]
-            if not pid.isdigit():
-                continue
-            try:
-                os.kill(int(pid), 0)
-            except ProcessLookupError:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
-            except OSError:  # (another user's process: alive)
-                pass
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+                try:
+                    probe.connect(entry.path)
+                except (ConnectionRefusedError, FileNotFoundError):
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)
+                except OSError:  # (not a socket of ours, not ours to read: left alone)
+                    pass
