@@ -87,9 +87,9 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TooSmall(id="too-small")
         with Vertical(id="table-root"):
-            yield Static(id="topbar")
+            yield Static(id="topbar", markup=False)  # (a record's text is not markup)
             yield from felt_and_side(self.felt, HandLog(id="log"))
-            yield Static(id="replay-status")
+            yield Static(id="replay-status", markup=False)  # (its players' names)
             yield SteadyFooter()
 
     def on_mount(self) -> None:

@@ -21,7 +21,7 @@ class HandLog(VerticalScroll, can_focus=False):
         self.lines: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="log-text")
+        yield Static("", id="log-text", markup=False)  # (names from a record are not markup)
 
     def show(self, lines: list[str]) -> None:
         if lines == self.lines:
