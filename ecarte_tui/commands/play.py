@@ -72,4 +72,4 @@ def run(args: argparse.Namespace) -> int:
         return 2
     app = EcarteApp(settings=settings, home=args.home, options=options, pool=pool)
     result = app.run()
-    return int(result or 0)
+    return int(result or app.return_code or 0)  # (Textual's 1 if the app failed)

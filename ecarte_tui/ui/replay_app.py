@@ -206,4 +206,4 @@ def run_replay_app(record: Record) -> int:
     s = load_settings()
     app = ReplayApp(record, s.theme, Look(s.four_colour, s.ascii_cards))
     app.run()
-    return 0
+    return app.return_code or 0  # (1 if it failed: not a success for a script)

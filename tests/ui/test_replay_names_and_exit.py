@@ -1,6 +1,6 @@
 """A record's names are text, not markup: "Eve [/]" (valid ECN) crashed the replay viewer
 with a MarkupError, and "[bold red]Mallory[/bold red] [link=x]" was drawn in red with a
-hyperlink, in the status line and in the log."""
+hyperlink, in the status line and in the log. And a program that fails exits 1, not 0."""
 
 from __future__ import annotations
 
@@ -33,3 +33,37 @@ async def test_names_with_brackets_are_shown_as_written():
             assert any(name in line for line in app.screen.query_one(HandLog).lines)
             assert "Mallory[/bold red]" in _text(app) or name == "Eve [/]"
         assert app.return_code in (None, 0)
+
+
+def test_a_replay_that_fails_says_so_in_its_exit_status(monkeypatch, tmp_path):
+    """It exited 0 after the MarkupError's traceback: a script could not tell."""
+    from textual.app import App
+
+    from ecarte_tui.ui import replay_app
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # (default settings)
+    record = read_ecn(_played_record(make_table(seed=3, first_dealer=1)))
+
+    def broken(self: ReplayApp) -> None:
+        raise RuntimeError("a drawing that fails")
+
+    monkeypatch.setattr(replay_app.ReplayScreen, "redraw", broken)
+    monkeypatch.setattr(ReplayApp, "run", lambda self: App.run(self, headless=True))
+    assert replay_app.run_replay_app(record) == 1
+
+
+def test_a_game_that_fails_says_so_in_its_exit_status(monkeypatch, tmp_path):
+    from textual.app import App
+
+    from ecarte_tui.cli import main
+    from ecarte_tui.ui.app import EcarteApp
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+    def broken(self: EcarteApp) -> None:
+        raise RuntimeError("a screen that fails")
+
+    monkeypatch.setattr(EcarteApp, "on_mount", broken)
+    monkeypatch.setattr(EcarteApp, "run", lambda self: App.run(self, headless=True))
+    assert main(["play"]) == 1
