@@ -15,7 +15,7 @@ import collections
 import sys
 from pathlib import Path
 
-Outcomes = tuple[tuple[float, int, int, int, int], ...]
+from .match_value import Outcomes
 
 # preset -> (the expert deals, the treatises deal); rows (frequency, king to the dealer, king
 # to the elder, trick points to the dealer, trick points to the elder)
@@ -125,10 +125,10 @@ def measure(folder: Path, bot: str = "expert") -> dict[str, tuple[Outcomes, Outc
     counts: dict[tuple[str, bool], collections.Counter[tuple[int, int, int, int]]] = (
         collections.defaultdict(collections.Counter))
     for path in sorted(folder.glob("*.ecn")):
-        text = path.read_text()
+        record = read_ecn(path.read_text())
         preset = path.name.split("-")[0]
-        expert = "A" if f'[A "{bot}' in text else "B"
-        for h in summary(read_ecn(text))["hands"]:
+        expert = "A" if record.tags.get("A", "").startswith(bot) else "B"
+        for h in summary(record)["hands"]:
             if not h["complete"]:
                 continue
             dealer = h["dealer"]

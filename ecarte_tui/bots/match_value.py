@@ -13,10 +13,13 @@ from __future__ import annotations
 from ..engine.rules import Rules
 
 # (probability, bonus to the dealer, bonus to the elder, trick points to the dealer, trick
-# points to the elder), measured over 20,000 hands of classic-bot self-play (the dealer's
+# points to the elder): the outcomes of a hand, and how often each comes
+Outcomes = tuple[tuple[float, int, int, int, int], ...]
+
+# Measured over 20,000 hands of classic-bot self-play (the dealer's
 # bonus is the turned-up king or a king drawn in the exchanges). ``cap`` rules first, then
 # ``add`` rules, where a penalised vole scores 3.
-HAND_OUTCOMES_CAP: tuple[tuple[float, int, int, int, int], ...] = (
+HAND_OUTCOMES_CAP: Outcomes = (
     (0.1982, 0, 0, 0, 1),
     (0.1863, 0, 0, 1, 0),
     (0.1535, 1, 0, 1, 0),
@@ -29,7 +32,7 @@ HAND_OUTCOMES_CAP: tuple[tuple[float, int, int, int, int], ...] = (
     (0.0405, 0, 0, 0, 2),
     (0.0127, 1, 0, 0, 2),
 )
-HAND_OUTCOMES_ADD: tuple[tuple[float, int, int, int, int], ...] = (
+HAND_OUTCOMES_ADD: Outcomes = (
     (0.1982, 0, 0, 0, 1),
     (0.1863, 0, 0, 1, 0),
     (0.1535, 1, 0, 1, 0),
@@ -46,19 +49,15 @@ HAND_OUTCOMES_ADD: tuple[tuple[float, int, int, int, int], ...] = (
 )
 
 
-def hand_outcomes(rules: Rules) -> tuple[tuple[float, int, int, int, int], ...]:
+def hand_outcomes(rules: Rules) -> Outcomes:
     """The outcome table for these rules (normalised)."""
     return _normalised(HAND_OUTCOMES_ADD if rules.penalty_on_vole == "add"
                        else HAND_OUTCOMES_CAP)
 
 
-def _normalised(table: tuple[tuple[float, int, int, int, int], ...]
-                ) -> tuple[tuple[float, int, int, int, int], ...]:
+def _normalised(table: Outcomes) -> Outcomes:
     total = sum(t[0] for t in table)
     return tuple((p / total, bd, be, td, te) for p, bd, be, td, te in table)
-
-
-Outcomes = tuple[tuple[float, int, int, int, int], ...]
 
 
 class MatchValue:

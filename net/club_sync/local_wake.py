@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 _numbers = itertools.count(1)
 
 
+def folder_for(store_path: str | Path) -> Path:
+    """The folder of the sockets of the club stored at ``store_path`` (short: socket paths
+    are limited)."""
+    key = hashlib.sha256(str(Path(store_path).resolve()).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"ecarte-wake-{key}"
+
+
 class LocalWake:
     def __init__(self, sock: socket.socket, folder: Path, path: Path,
                  loop: asyncio.AbstractEventLoop) -> None:
@@ -38,8 +45,7 @@ class LocalWake:
     def open(cls, store_path: str, on_wake: Callable[[], None]) -> LocalWake | None:
         """The waker of this process for the club stored at ``store_path``; None where the
         platform or the directory does not allow one."""
-        key = hashlib.sha256(str(Path(store_path).resolve()).encode()).hexdigest()[:16]
-        folder = Path(tempfile.gettempdir()) / f"ecarte-wake-{key}"
+        folder = folder_for(store_path)
         try:
             folder.mkdir(mode=0o700, exist_ok=True)
             info = folder.stat()

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import os
 import random
 import shutil
 import signal
 import socket
 import sys
-import tempfile
 from pathlib import Path
+
+from net.club_sync.local_wake import folder_for
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -93,9 +93,7 @@ class ServerProcess:
         if self.proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-        key = hashlib.sha256(str((self.data_dir / "club.db").resolve()).encode()).hexdigest()
-        shutil.rmtree(Path(tempfile.gettempdir()) / f"ecarte-wake-{key[:16]}",
-                      ignore_errors=True)
+        shutil.rmtree(folder_for(self.data_dir / "club.db"), ignore_errors=True)
 
     def kill(self) -> None:
         """kill -9: no chance to save anything more."""

@@ -256,11 +256,9 @@ class LocalWakeFolder:
     """The club's folder of wake-up sockets (net/club_sync/local_wake.py), one per process."""
 
     def __init__(self, db: Path) -> None:
-        import hashlib
-        import tempfile
+        from net.club_sync.local_wake import folder_for
 
-        key = hashlib.sha256(str(db.resolve()).encode()).hexdigest()[:16]
-        self.path = Path(tempfile.gettempdir()) / f"ecarte-wake-{key}"
+        self.path = folder_for(db)
 
     def sockets(self) -> int:
         return len(list(self.path.iterdir())) if self.path.exists() else 0
