@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ecarte_tui.engine.cards import card_label
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.saved_games import list_saved
 from ecarte_tui.ui.screens.home import HomeScreen
@@ -13,7 +14,16 @@ from ecarte_tui.ui.screens.table import TableScreen
 from ecarte_tui.ui.settings import Settings, load_settings, save_path, settings_path
 from ecarte_tui.ui.widgets.too_small import TooSmall
 
-from .helpers import ME, ScriptedOpponent, make_app, make_table, run, settle, table_screen
+from .helpers import (
+    ME,
+    ScriptedOpponent,
+    make_app,
+    make_table,
+    run,
+    screen_text,
+    settle,
+    table_screen,
+)
 
 
 def _files(root: Path) -> list[Path]:
@@ -131,6 +141,29 @@ async def test_a_small_terminal_asks_for_more_room_and_reflows():
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert not small.display and screen.query_one("#table-root").display
+
+
+@run
+async def test_a_terminal_shrunk_to_a_few_cells_keeps_the_game():
+    """A window dragged down to a handful of cells left the felt with parts of no width,
+    and drawing them ended the program (over SSH: the player's session)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = table_screen(app)
+        hand = list(app.table.view(ME).hand)
+        for width, height in [(10, 3), (1, 1), (20, 5), (5, 30), (200, 2), (79, 23)]:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            assert app.is_running and app.screen is screen
+            assert screen.query_one(TooSmall).display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert screen.query_one("#table-root").display
+        assert list(app.table.view(ME).hand) == hand
+        text = screen_text(app)
+        assert all(card_label(card) in text for card in hand)  # the felt is drawn whole again
+    assert app.return_code in (None, 0)
 
 
 @run

@@ -105,6 +105,8 @@ class FeltBoard(PlainLines, ThemeStyled, can_focus=False):
         self._bands = [()] * height
         for part in self.parts:
             r = part.region
+            if not r:  # (no width left for it: nothing of it is drawn)
+                continue
             for row in range(r.y, min(height, r.bottom)):
                 self._bands[row] = (*self._bands[row], part)
         self._strips.clear()
