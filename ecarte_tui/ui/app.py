@@ -25,6 +25,7 @@ from ..pool import POOL_RULE_DESCRIPTIONS
 from ..table import Table
 from .ascii_filter import AsciiFilter, ascii_key
 from .local_game import GameOptions, LocalGame
+from .option_list_paging import guard_option_list_paging
 from .saved_games import (
     SavedGame,
     forget,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     from .local_pool import LocalPool, PoolRound
 
 STYLES = Path(__file__).parent / "styles"
+guard_option_list_paging()
 POOL_COMMANDS = (("loser_out", "Pool vs two bots (001)"), ("two_in_row", "Pool vs two bots (003)"))
 
 

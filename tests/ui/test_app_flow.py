@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.command import CommandList, CommandPalette
+
 from ecarte_tui.engine.cards import card_label
 from ecarte_tui.ui.app import EcarteApp
 from ecarte_tui.ui.saved_games import list_saved
@@ -163,6 +165,27 @@ async def test_a_terminal_shrunk_to_a_few_cells_keeps_the_game():
         assert list(app.table.view(ME).hand) == hand
         text = screen_text(app)
         assert all(card_label(card) in text for card in hand)  # the felt is drawn whole again
+    assert app.return_code in (None, 0)
+
+
+@run
+async def test_paging_the_palette_in_a_terminal_two_rows_high_keeps_the_app():
+    """Textual's list pages by the lines it laid out, and lays none out with no room: a
+    PageUp in the command palette of a 200×2 terminal (a size an SSH client may send)
+    ended the app with a KeyError."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(200, 2)) as pilot:
+        await pilot.press("ctrl+p", "pageup", "t", "pagedown", "pageup")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, CommandPalette)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("backspace")  # every command, with room for them now
+        await pilot.pause()
+        listing = app.screen.query_one(CommandList)
+        listing.highlighted = 0
+        await pilot.press("pagedown")  # paging with room still pages
+        assert listing.highlighted is not None and listing.highlighted > 0
     assert app.return_code in (None, 0)
 
 
