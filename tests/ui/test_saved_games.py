@@ -210,6 +210,26 @@ async def test_forgetting_a_saved_game_asks_first():
 
 
 @run
+async def test_a_new_game_started_as_the_home_screen_comes_back_starts():
+    """Back on the home screen (from the rules), it reads the saved games and fits their
+    list at its next refresh; "n" before that refresh took the screen down first, and
+    fitting a list that was gone ended the program."""
+    save_game("kept", a_game(), NOON)
+    app = home_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2", "escape")
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        # what coming back does (the list read again, fitted after the next refresh), and
+        # "n" handled before that refresh (keys that came in one read)
+        home.on_screen_resume()
+        home.action_new()
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, TableScreen)
+    assert app.return_code in (None, 0)
+
+
+@run
 async def test_a_finished_game_is_no_longer_a_saved_game():
     path = save_game("done", a_game(), NOON)
     app = home_app()

@@ -12,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -121,10 +122,13 @@ class HomeScreen(Screen[None]):
         """Give the list the rows the screen has left (at 80×24, about four)."""
         if not self.is_mounted or not self.saved:
             return
-        listing = self.query_one("#saved-list", OptionList)
-        home = self.query_one("#home")
+        try:
+            listing = self.query_one("#saved-list", OptionList)
+            home = self.query_one("#home")
+            footer = self.query_one(SteadyFooter).outer_size.height
+        except NoMatches:  # (a game started since it was asked for: the screen is going)
+            return
         others = home.outer_size.height - listing.outer_size.height
-        footer = self.query_one(SteadyFooter).outer_size.height
         rows = max(1, min(len(self.saved), self.size.height - footer - others))
         if listing.styles.max_height != rows:
             listing.styles.max_height = rows
