@@ -25,7 +25,6 @@ from ..pool import POOL_RULE_DESCRIPTIONS
 from ..table import Table
 from .ascii_filter import AsciiFilter, ascii_key
 from .local_game import GameOptions, LocalGame
-from .option_list_paging import guard_option_list_paging
 from .saved_games import (
     SavedGame,
     forget,
@@ -36,6 +35,7 @@ from .saved_games import (
     write_game,
 )
 from .settings import Settings, load_settings, save_settings
+from .textual_guards import apply_textual_guards
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.felt import Look
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from .local_pool import LocalPool, PoolRound
 
 STYLES = Path(__file__).parent / "styles"
-guard_option_list_paging()
+apply_textual_guards()
 POOL_COMMANDS = (("loser_out", "Pool vs two bots (001)"), ("two_in_row", "Pool vs two bots (003)"))
 
 

@@ -20,7 +20,7 @@ from ..engine.cards import SUIT_NAMES
 from ..engine.match import Phase
 from .ascii_filter import AsciiFilter
 from .narration import log_lines, role_text
-from .option_list_paging import guard_option_list_paging
+from .textual_guards import apply_textual_guards
 from .themes import DEFAULT_THEME, TABLE_VARIABLES, load_themes
 from .widgets.chips import ChipsPanel
 from .widgets.felt import Look
@@ -32,7 +32,7 @@ from .widgets.steady_footer import SteadyFooter
 from .widgets.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmall
 
 STYLES = Path(__file__).parent / "styles"
-guard_option_list_paging()
+apply_textual_guards()
 
 
 def replay_steps(record: Record) -> list[tuple[SeatView, SeatView]]:

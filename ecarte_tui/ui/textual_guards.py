@@ -1,0 +1,44 @@
+"""Two edge cases of Textual 8.2 that ended an app (over SSH, the player's session), each
+met in a terminal a few cells wide or high, a size an SSH client may send. Until Textual
+checks for them, each is answered as Textual answers the case next to it. Both patch
+private names (``OptionList._move_page``, ``textual.content.divide_line``): textual is pinned
+to 8.2, and ``apply_textual_guards`` says when a name it expects is not there.
+"""
+
+from __future__ import annotations
+
+from rich._wrap import divide_line as _rich_divide_line
+from textual import content as _content
+from textual.widgets import OptionList
+
+_textual_move_page = OptionList._move_page
+_applied = False
+
+
+def _move_page(self: OptionList, direction: int) -> None:
+    """PageUp/PageDown: Textual pages by the lines it laid out, and lays none out while the
+    list has no height (the command palette opened in a terminal two rows high), so the
+    move raised KeyError. With nothing laid out it does nothing, as on an empty list."""
+    if (self.highlighted or 0) not in self._index_to_line:
+        return
+    _textual_move_page(self, direction)
+
+
+def _divide_line(text: str, width: int, fold: bool = True) -> list[int]:
+    """Text folded to no width at all (an option list squeezed to nothing in a 10×3
+    terminal) made rich chop words into pieces of 0 cells: ValueError. With no width, words
+    are kept whole, as with every other overflow."""
+    return _rich_divide_line(text, width, fold=fold and width > 0)
+
+
+def apply_textual_guards() -> None:
+    """Once per process; every app of this project calls it when its module is loaded."""
+    global _applied
+    if _applied:
+        return
+    if getattr(_content, "divide_line", None) is not _rich_divide_line:
+        raise RuntimeError("textual.content no longer wraps with rich's divide_line: "
+                           "check ecarte_tui/ui/textual_guards.py against this Textual")
+    OptionList._move_page = _move_page  # type: ignore[method-assign]
+    _content.divide_line = _divide_line  # type: ignore[attr-defined]
+    _applied = True

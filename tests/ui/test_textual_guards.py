@@ -1,0 +1,37 @@
+"""Textual's edge cases in a terminal a few cells across (``textual_guards``), met through
+the screens a player uses: each ended the app before its guard."""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.settings import Settings
+from net.screens.gallery_screens import NOBODY, BackScreen
+
+from .helpers import run
+
+
+def test_text_folded_to_no_width_keeps_its_words_whole():
+    lines = Content("Back 6ihelloi7 (seat A)")._wrap_and_format(0, overflow="fold")
+    assert len(lines) == 4  # a line for each word, none cut
+    folded = Content("Back 6ihelloi7")._wrap_and_format(4, overflow="fold")
+    assert [line.content.plain for line in folded] == ["Back", "6ihe", "lloi", "7"]  # as before
+
+
+@run
+async def test_the_backing_choice_in_a_terminal_ten_cells_wide_still_chooses():
+    """The watcher's "back a player" list, squeezed to no width in a 10×3 terminal, made
+    Textual fold its options into pieces of 0 cells (ValueError)."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    chosen: list[str | None] = []
+    async with app.run_test(size=(10, 3)) as pilot:
+        app.push_screen(BackScreen(("ann", "bob"), None, True), chosen.append)
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, BackScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")
+        await pilot.pause()
+    assert chosen == [NOBODY]
+    assert app.return_code in (None, 0)
