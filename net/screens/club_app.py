@@ -492,6 +492,8 @@ class ClubApp(ClaimKeys, EcarteApp):
         self.to_lobby()
 
     def to_lobby(self, offer: TableOptions | None = None) -> None:
+        if self.player is None:  # (no lobby before a name: every step in it needs one)
+            return
         left = self._presence
         try:
             self._leave()
@@ -527,8 +529,12 @@ class ClubApp(ClaimKeys, EcarteApp):
     # ------------------------------------------------------------------ actions
 
     def action_quit(self) -> None:  # type: ignore[override]
-        """``q`` at a table goes back to the lobby; in the lobby it ends the session."""
-        if self._presence is not None or not isinstance(self.screen, LobbyScreen):
+        """``q`` at a table goes back to the lobby; in the lobby it ends the session, and
+        before a name is chosen too (ctrl+q, as the name screen says: the app's binding
+        comes before the screen's)."""
+        if self.player is None:
+            self.exit(0)
+        elif self._presence is not None or not isinstance(self.screen, LobbyScreen):
             self.to_lobby()
         else:
             self.exit(0)

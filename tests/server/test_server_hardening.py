@@ -114,6 +114,18 @@ async def test_names_are_chosen_once_unique_and_kept(tmp_path):
             await c.close()
 
 
+async def test_ctrl_q_on_the_name_screen_quits_without_a_name(tmp_path):
+    """The name screen says "ctrl+q quit"; the app's own ctrl+q came first and took the
+    nameless player to the lobby, where joining by code ended his session."""
+    async with club_server(tmp_path) as server:
+        seat = await Seat.connect(server.port, "anna", key=new_key())
+        await seat.wait_for("ctrl+q quit")
+        seat.press(b"\x11")
+        await seat.client.wait_closed()
+        assert seat.client.chan is not None and seat.client.chan.get_exit_status() == 0
+        assert "Join by code" not in seat.text() and not server.store.name_taken("anna")
+
+
 async def test_hostile_input_small_terminal_and_no_server_side_escape(tmp_path):
     async with club_server(tmp_path) as server:
         seat = await Seat.connect(server.port, size=(80, 24))
