@@ -1,0 +1,152 @@
+"""Random input from three SSH clients at one club: the way strangers find what tests miss.
+
+Two keyed players at one table (or, every other seed, a new key still at the name screen)
+and a guest, each sending keys (the game's most often), mouse clicks and window sizes,
+a few cells to 200 columns. A run fails when a served app fails or a client is shown the
+session's "internal error". It found a terminal of 10×3 ending a game, ctrl+q on the name
+screen leading a nameless player to the lobby, and two edge cases of Textual.
+
+The test suite runs two short seeds; a longer hunt, by hand::
+
+    python tests/server/random_input.py --seeds 0-40 --steps 600
+
+The keys are seeded; the timing is not (the club answers when it answers), so a seed that
+failed once may pass the next time: the report gives the last inputs, and the screens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for path in (HERE.parents[1], HERE.parent / "net", HERE):  # as conftest.py, when run by hand
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from server_harness import (  # noqa: E402
+    Seat,
+    club_server,
+    first_visit,
+    generous_limits,
+    new_key,
+    open_table,
+)
+from ssh_harness import served_output  # noqa: E402
+
+GAME_KEYS = [b"1", b"2", b"3", b"4", b"5", b"\r", b"p", b"c", b"a", b"r", b"d", b"o", b" ",
+             b"\x1b[C", b"\x1b[D", b"h", b"k", b"t", b"$", b"m", b"/hi there\r", b"s", b"y",
+             b"n", b"g", b"e", b"x"]
+OTHER_KEYS = [b"\x1b", b"?", b"\t", b"\x1b[Z", b"\x1b[A", b"\x1b[B", b"\x10", b"\x11", b"w",
+              b"j", b"l", b"b", b"q", b"\x1b[5~", b"\x1b[6~", b"\x7f", b"0", b"9", b"f",
+              b"\x1b[200~pasted\x1b[201~", b"\xc3\x28", b"\x1b[<64;5;5M", b"abcd\r"]
+SIZES = [(80, 24), (100, 30), (120, 40), (60, 20), (80, 34), (10, 3), (200, 2), (200, 60)]
+FAILED = b"internal error"
+
+
+@dataclass
+class Run:
+    """What one seed did: the inputs (who, what) and, if it failed, why and the screens."""
+
+    seed: int
+    inputs: list[tuple[str, object]] = field(default_factory=list)
+    failure: str | None = None
+    screens: dict[str, str] = field(default_factory=dict)
+    reconnects: int = 0
+
+    def report(self) -> str:
+        if self.failure is None:
+            return f"seed {self.seed}: ok ({len(self.inputs)} inputs, {self.reconnects} reconnects)"
+        shown = "\n".join(f"---- {name}\n{text}" for name, text in self.screens.items())
+        return (f"seed {self.seed}: {self.failure}\nlast inputs: {self.inputs[-25:]}\n{shown}")
+
+
+async def _seat_everyone(port: int, seed: int) -> tuple[list[Seat], list[object]]:
+    """anna opens a table, ben joins it (or, on odd seeds, stays at the name screen); a
+    guest in the lobby. Returns the seats and how to connect each again."""
+    keys = {"anna": new_key(), "ben": new_key()}
+    anna = await first_visit(port, "anna", keys["anna"], seed=1)
+    if seed % 2 == 0:
+        code = await open_table(anna)
+        ben = await first_visit(port, "ben", keys["ben"], seed=2, command=f"join {code}")
+    else:
+        ben = await Seat.connect(port, "ben", key=keys["ben"])
+    gus = await Seat.connect(port, "gus")
+    return [anna, ben, gus], [keys["anna"], keys["ben"], None]
+
+
+async def one_seed(data_dir: Path, seed: int, steps: int) -> Run:
+    """Play ``steps`` random inputs against a new club in ``data_dir``."""
+    rng = random.Random(seed)
+    run = Run(seed)
+    with served_output() as failures:
+        async with club_server(data_dir, limits=generous_limits(), bot_delay=0.01) as server:
+            seats, keys = await _seat_everyone(server.port, seed)
+            for _ in range(steps):
+                i = rng.randrange(len(seats))
+                _send_one(rng, seats[i], run)
+                await asyncio.sleep(rng.choice([0, 0.01, 0.05, 0.1, 0.3]))
+                told = [seat.name for seat in seats if FAILED in bytes(seat.client.raw)]
+                if told or failures:
+                    run.failure = f"a session failed (told: {told or 'nobody yet'}): {failures}"
+                    run.screens = {s.name: s.text() for s in seats}
+                    return run
+                for j, seat in enumerate(seats):
+                    chan = seat.client.chan
+                    if chan is not None and chan.get_exit_status() is not None:  # (q, ctrl+q)
+                        await seat.client.close()
+                        seats[j] = await Seat.connect(server.port, seat.name, key=keys[j])
+                        run.reconnects += 1
+            for seat in seats:
+                await seat.client.close()
+    if failures:
+        run.failure = f"a session failed as the club stopped: {failures}"
+    return run
+
+
+def _send_one(rng: random.Random, seat: Seat, run: Run) -> None:
+    client = seat.client
+    r = rng.random()
+    if r < 0.02:
+        size = rng.choice(SIZES)
+        client.resize(*size)
+        run.inputs.append((seat.name, size))
+    elif r < 0.07:
+        x = rng.randrange(1, client.screen.columns + 1)
+        y = rng.randrange(1, client.screen.lines + 1)
+        client.send(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m".encode())
+        run.inputs.append((seat.name, ("click", x, y)))
+    else:
+        key = rng.choice(GAME_KEYS) if rng.random() < 0.8 else rng.choice(OTHER_KEYS)
+        if key in (b"q", b"\x11") and rng.random() < 0.7:
+            key = b"\r"  # (leaving is tried, not most of the time)
+        client.send(key)
+        run.inputs.append((seat.name, key))
+
+
+def _seeds(text: str) -> range:
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", default="0-9", help="a seed or a range, 0-9")
+    parser.add_argument("--steps", type=int, default=600)
+    args = parser.parse_args()
+    failed = 0
+    for seed in _seeds(args.seeds):
+        with tempfile.TemporaryDirectory() as folder:
+            run = asyncio.run(one_seed(Path(folder), seed, args.steps))
+        print(run.report(), flush=True)
+        failed += run.failure is not None
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
