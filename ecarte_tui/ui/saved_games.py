@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine import EcnError, read_ecn
+from ..engine.shown_text import visible
 from .settings import data_dir, save_path
 
 MAX_SAVED = 10
@@ -53,7 +54,7 @@ class SavedGame:
         if self.error is not None:
             return f"{self.when}  cannot be read: {self.error}"
         rules = self.preset + (f" ({self.changed})" if self.changed else "")
-        bot = f"{self.level.capitalize()} bot"
+        bot = f"{visible(self.level).capitalize()} bot"  # (the file's Bot tag)
         # columns, so that the list reads as a table in the home screen's 62 columns
         line = f"{self.when:<12} {rules:<15} {bot:<11} you {self.score[0]}–{self.score[1]}"
         if self.games_to_win > 1:

@@ -100,6 +100,17 @@ def test_standard_input_and_text_replay(write):
     assert "score 1-2" in out
 
 
+def test_a_names_control_characters_are_printed_as_escapes(write):
+    """A record is a file anyone may send: a name that retitles the terminal (OSC 0), clears
+    it, or turns the line around (U+202E) is printed with those characters as escapes."""
+    name = "Anna\x1b]0;owned\x07\x1b[2J\u202e"
+    p = write("evil.ecn", EXAMPLE.replace('"Anna"', f'"{name}"'))
+    r = replay(p)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and "\x1b" not in out and "\u202e" not in out
+    assert "A: Anna\\x1b]0;owned\\x07\\x1b[2J\\u202e   B: Ben" in out.splitlines()
+
+
 def test_a_byte_order_mark_is_not_an_error(write):
     """A record saved by an editor that writes a UTF-8 BOM still reads."""
     p = write("bom.ecn", b"\xef\xbb\xbf" + EXAMPLE.encode("utf-8"))

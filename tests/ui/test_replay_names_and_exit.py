@@ -35,6 +35,22 @@ async def test_names_with_brackets_are_shown_as_written():
         assert app.return_code in (None, 0)
 
 
+@run
+async def test_a_names_escape_sequences_never_reach_the_terminal():
+    """A name that retitled the terminal and cleared it did so from the replay viewer (the
+    characters went out as they were); they are drawn as escapes."""
+    played = read_ecn(_played_record(make_table(seed=3, first_dealer=1)))
+    name = "Eve\x1b]0;owned\x07\x1b[2J\u202e"
+    app = ReplayApp(read_ecn(write_ecn(played.match, {**played.tags, "A": name})))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*["right"] * 4)
+        await pilot.pause()
+        text = _text(app)
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "Eve\\x1b]0;owned" in text
+    assert app.return_code in (None, 0)
+
+
 def test_a_replay_that_fails_says_so_in_its_exit_status(monkeypatch, tmp_path):
     """It exited 0 after the MarkupError's traceback: a script could not tell."""
     from textual.app import App

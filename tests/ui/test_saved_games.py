@@ -92,6 +92,16 @@ def test_a_saved_game_says_what_it_is():
     assert words(second.label()) == "1 Dec 10:00 academie (to 3) Easy bot you 0–0"
 
 
+def test_a_saved_files_bot_tag_is_shown_as_text():
+    """The Bot tag comes from the file: escape sequences in it are shown, not sent."""
+    path = saves_dir() / "odd.ecn"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_game(path, a_game().record_text().replace('[Bot "expert"]', '[Bot "x\x1b]0;t\x07"]'))
+    [game] = list_saved()
+    assert game.level == "x\x1b]0;t\x07" and "\x1b" not in game.label()
+    assert "X\\x1b]0;t\\x07 bot" in game.label()
+
+
 @run
 async def test_quitting_keeps_each_game_in_its_own_file():
     kept = save_game("kept", a_game(), NOON)
