@@ -371,13 +371,11 @@ class EcarteApp(App[int]):
         from .screens.ask import AskScreen
 
         if not self._needs_new_save():
-            self._save_current()
-            then()
+            self._save_then(then, going)
             return
         oldest = to_make_room(self.saved_games())
         if oldest is None:
-            self._save_current()
-            then()
+            self._save_then(then, going)
             return
         if isinstance(self.screen, AskScreen):
             # asked already (Ctrl+Q again, say): the question on screen has the answers
@@ -388,10 +386,11 @@ class EcarteApp(App[int]):
         def answered(answer: str | None) -> None:
             if answer == "keep":
                 forget(oldest.path)
-                self._save_current()
-            elif answer != "drop":
-                return  # cancelled: back to the game, nothing saved or forgotten
-            then()
+                self._save_then(then, going)
+                return
+            if answer == "drop":
+                then()
+            # (else cancelled: back to the game, nothing saved or forgotten)
 
         self.push_screen(AskScreen(
             f"Keep this game before {going}?",
@@ -400,28 +399,55 @@ class EcarteApp(App[int]):
             [("keep", "Keep it, forget the oldest", "y"), ("drop", "Don't keep it", "n")],
         ), answered)
 
+    def _save_then(self, then: Callable[[], None], going: str) -> None:
+        """Save, then ``then``; a game that could not be saved is not left behind unasked
+        (a full disk, a data folder that cannot be written): the player chooses."""
+        from .screens.ask import AskScreen
+
+        problem = self._save_current()
+        if problem is None:
+            then()
+            return
+        if isinstance(self.screen, AskScreen):  # (asked already: ctrl+q again, say)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "drop":
+                then()
+
+        self.push_screen(AskScreen(
+            f"Leave without saving before {going}?",
+            f"This game could not be saved: {problem}\nEsc: back to the game.",
+            [("drop", "Leave without it", "y")],
+        ), answered)
+
     def _needs_new_save(self) -> bool:
         """Would leaving now save a game that has no file yet?"""
         local = self.local
         return (self.persist and isinstance(local, LocalGame) and self.pool is None
                 and local.saved_as is None and local.in_progress)
 
-    def _save_current(self) -> None:
+    def _save_current(self) -> str | None:
         """Keep the game in progress in its own file (local play only); a game that ended
-        is no longer a saved game, so its file goes."""
+        is no longer a saved game, so its file goes. Returns why a game in progress could
+        not be saved (None: saved, or nothing to save)."""
         local = self.local
         if not self.persist or not isinstance(local, LocalGame) or self.pool is not None:
-            return  # a pool is not saved: the saved games stay as they were
-        try:
-            if local.in_progress:
-                path = local.saved_as or new_save_path()
+            return None  # a pool is not saved: the saved games stay as they were
+        if local.in_progress:
+            path = local.saved_as or new_save_path()
+            try:
                 write_game(path, local.table.record_text())
-                local.saved_as = path
-            elif local.saved_as is not None:
+            except OSError as e:
+                return f"{e.strerror}: {e.filename}" if e.strerror and e.filename else str(e)
+            local.saved_as = path
+        elif local.saved_as is not None:
+            try:
                 forget(local.saved_as)
-                local.saved_as = None
-        except OSError as e:
-            self.notify(f"The game could not be saved: {e}", severity="error")
+            except OSError as e:  # (nothing is lost: the file of a finished game stays)
+                self.notify(f"The finished game's file stays: {e}", severity="warning")
+            local.saved_as = None
+        return None
 
     def action_quit(self) -> None:  # type: ignore[override]
         def leave() -> None:

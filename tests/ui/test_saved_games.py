@@ -118,6 +118,35 @@ async def test_quitting_keeps_each_game_in_its_own_file():
 
 
 @run
+async def test_a_game_that_cannot_be_saved_is_not_left_unasked(private_dirs, monkeypatch):
+    """The data folder cannot be written (here: a file stands where it should be): quitting
+    said so in a toast that vanished with the program, and the game was lost. Now it asks;
+    Esc goes back to the game, y leaves without it."""
+    blocker = private_dirs / "blocker"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker / "data"))
+    app = make_app(make_table(seed=3, first_dealer=1), save=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, AskScreen) and "Not a directory" in app.screen.text
+        await pilot.press("ctrl+q")  # (again: the question stays, one of it)
+        await pilot.pause()
+        assert sum(isinstance(s, AskScreen) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, TableScreen)
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+@run
 async def test_home_lists_the_games_and_continues_the_one_chosen():
     save_game("new", a_game("expert", "classic", seed=1), NOON)
     older = save_game("old", a_game("easy", "nl", seed=2, hands=1), NOON - 30 * HOUR)
