@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from ecarte_tui.engine import PLAY
@@ -71,6 +72,14 @@ def home_app() -> EcarteApp:
                      opponent=ScriptedOpponent(), bot_delay=0)
 
 
+async def proposed_then_quit(pilot: Pilot[object]) -> None:
+    """A game in progress (the player proposed), then q."""
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+    await pilot.press("q")
+
+
 def words(text: str) -> str:
     """The label without its column padding."""
     return " ".join(text.split())
@@ -108,10 +117,7 @@ async def test_quitting_keeps_each_game_in_its_own_file():
     before = kept.read_bytes()
     app = make_app(make_table(seed=3, first_dealer=1), save=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("q")
+        await proposed_then_quit(pilot)
     games = list_saved()
     assert len(games) == 2 and kept.read_bytes() == before  # the new game took a new file
     assert "A propose" in games[0].path.read_text(encoding="utf-8")
@@ -127,10 +133,7 @@ async def test_a_game_that_cannot_be_saved_is_not_left_unasked(private_dirs, mon
     monkeypatch.setenv("XDG_DATA_HOME", str(blocker / "data"))
     app = make_app(make_table(seed=3, first_dealer=1), save=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-        await pilot.press("q")
+        await proposed_then_quit(pilot)
         await pilot.pause()
         assert isinstance(app.screen, AskScreen) and "Not a directory" in app.screen.text
         await pilot.press("ctrl+q")  # (again: the question stays, one of it)
