@@ -1,12 +1,13 @@
-"""Random input from three SSH clients at one club: the way strangers find what tests miss.
+"""Random input from SSH clients at one club: the way strangers find what tests miss.
 
-Two keyed players at one table (or, every other seed, a new key still at the name screen)
-and a guest, each sending keys (the game's most often), mouse clicks and window sizes,
-a few cells to 200 columns. A run fails when a served app fails or a client is shown the
+Two keyed players at one table, or a new key still at the name screen, or three players at
+a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
+each sending keys (the game's most often), mouse clicks and window sizes, a few cells to
+200 columns. A run fails when a served app fails or a client is shown the
 session's "internal error". It found a terminal of 10×3 ending a game, ctrl+q on the name
 screen leading a nameless player to the lobby, and two edge cases of Textual.
 
-The test suite runs two short seeds; a longer hunt, by hand::
+The test suite runs a short seed of each; a longer hunt, by hand::
 
     python tests/server/random_input.py --seeds 0-40 --steps 600
 
@@ -29,6 +30,7 @@ for path in (HERE.parents[1], HERE.parent / "net", HERE):  # as conftest.py, whe
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+import asyncssh  # noqa: E402
 from server_harness import (  # noqa: E402
     Seat,
     club_server,
@@ -38,6 +40,11 @@ from server_harness import (  # noqa: E402
     open_table,
 )
 from ssh_harness import served_output  # noqa: E402
+
+from net.club import TableOptions  # noqa: E402
+from net.club.clubhouse.options import ClubOptions  # noqa: E402
+from net.game_server import GameServer  # noqa: E402
+from net.store import Player  # noqa: E402
 
 GAME_KEYS = [b"1", b"2", b"3", b"4", b"5", b"\r", b"p", b"c", b"a", b"r", b"d", b"o", b" ",
              b"\x1b[C", b"\x1b[D", b"h", b"k", b"t", b"$", b"m", b"/hi there\r", b"s", b"y",
@@ -66,18 +73,41 @@ class Run:
         return (f"seed {self.seed}: {self.failure}\nlast inputs: {self.inputs[-25:]}\n{shown}")
 
 
-async def _seat_everyone(port: int, seed: int) -> tuple[list[Seat], list[object]]:
-    """anna opens a table, ben joins it (or, on odd seeds, stays at the name screen); a
-    guest in the lobby. Returns the seats and how to connect each again."""
-    keys = {"anna": new_key(), "ben": new_key()}
-    anna = await first_visit(port, "anna", keys["anna"], seed=1)
-    if seed % 2 == 0:
+async def _seat_everyone(server: GameServer, rng: random.Random,
+                         seed: int) -> tuple[list[Seat], list[asyncssh.SSHKey | None]]:
+    """Three ways to begin, by seed: anna opens a table in the lobby and ben joins it; ben
+    stays at the name screen; or ann, bob and cleo at a table with club options drawn at
+    random (a pool, the French rule, a stake, jeux de règle), cleo waiting or watching.
+    A guest too. Returns the seats and the key each connects with again."""
+    port = server.port
+    if seed % 3 == 2:
+        keys = [new_key() for _ in range(3)]
+        players = [server.store.register(k.get_fingerprint("sha256"), name)
+                   for k, name in zip(keys, ("ann", "bob", "cleo"), strict=True)]
+        pool = rng.choice([None, None, "loser_out", "two_in_row"])
+        club = ClubOptions(pool=pool, stake=rng.choice([0, 0, 5]),
+                           french_rule=pool is None and rng.random() < 0.5,
+                           backers_see_hand=rng.random() < 0.7,
+                           jeux_de_regle=rng.random() < 0.3)
+        rules = rng.choice(["classic", "britannica", "nl", "regles"])
+        lt, _ = server.club.create(Player(players[0].id, players[0].name),
+                                   TableOptions(rules, (("target", "3"),), club=club))
+        seats = [await Seat.connect(port, "ann", key=keys[0])]
+        await seats[0].wait_for("Waiting for an opponent")
+        for name, key in zip(("bob", "cleo"), keys[1:], strict=True):
+            seats.append(await Seat.connect(port, name, key=key, command=f"join {lt.code}"))
+            await seats[-1].wait_for("Écarté ·")
+        seats.append(await Seat.connect(port, "gus", command=f"watch {lt.code}"))
+        return seats, [*keys, None]
+    keys2 = {"anna": new_key(), "ben": new_key()}
+    anna = await first_visit(port, "anna", keys2["anna"], seed=1)
+    if seed % 3 == 0:
         code = await open_table(anna)
-        ben = await first_visit(port, "ben", keys["ben"], seed=2, command=f"join {code}")
+        ben = await first_visit(port, "ben", keys2["ben"], seed=2, command=f"join {code}")
     else:
-        ben = await Seat.connect(port, "ben", key=keys["ben"])
+        ben = await Seat.connect(port, "ben", key=keys2["ben"])
     gus = await Seat.connect(port, "gus")
-    return [anna, ben, gus], [keys["anna"], keys["ben"], None]
+    return [anna, ben, gus], [keys2["anna"], keys2["ben"], None]
 
 
 async def one_seed(data_dir: Path, seed: int, steps: int) -> Run:
@@ -86,7 +116,7 @@ async def one_seed(data_dir: Path, seed: int, steps: int) -> Run:
     run = Run(seed)
     with served_output() as failures:
         async with club_server(data_dir, limits=generous_limits(), bot_delay=0.01) as server:
-            seats, keys = await _seat_everyone(server.port, seed)
+            seats, keys = await _seat_everyone(server, rng, seed)
             for _ in range(steps):
                 i = rng.randrange(len(seats))
                 _send_one(rng, seats[i], run)

@@ -1,5 +1,5 @@
-"""Random keys, clicks and sizes from three clients at one club (``random_input``): no
-session may fail, whatever a stranger sends."""
+"""Random keys, clicks and sizes from the clients of one club (``random_input``), a seed
+for each way it begins: no session may fail, whatever a stranger sends."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from random_input import one_seed
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-async def test_random_input_from_three_clients_ends_no_session(tmp_path, seed):
-    run = await one_seed(tmp_path, seed, steps=150)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+async def test_random_input_ends_no_session(tmp_path, seed):
+    run = await one_seed(tmp_path, seed, steps=120)
     assert run.failure is None, run.report()
-    assert len(run.inputs) == 150  # (every step sent something: none was skipped)
+    assert len(run.inputs) == 120  # (every step sent something: none was skipped)
