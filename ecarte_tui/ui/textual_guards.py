@@ -1,7 +1,9 @@
-"""Two edge cases of Textual 8.2 that ended an app (over SSH, the player's session), each
-met in a terminal a few cells wide or high, a size an SSH client may send. Until Textual
-checks for them, each is answered as Textual answers the case next to it. Both patch
-private names (``OptionList._move_page``, ``textual.content.divide_line``): textual is pinned
+"""Edge cases of Textual 8.2 that ended an app (over SSH, the player's session), found by
+random input against a club (tests/server/random_input.py): two in a terminal a few cells
+wide or high, a size an SSH client may send, and the command palette's search finishing as
+its session closed. Until Textual checks for them, each is answered as Textual answers the
+case next to it. They patch private names (``OptionList._move_page``,
+``textual.content.divide_line``, ``CommandPalette._watch__list_visible``): textual is pinned
 to 8.2, and ``apply_textual_guards`` says when a name it expects is not there.
 """
 
@@ -9,9 +11,11 @@ from __future__ import annotations
 
 from rich._wrap import divide_line as _rich_divide_line
 from textual import content as _content
+from textual.command import CommandList, CommandPalette
 from textual.widgets import OptionList
 
 _textual_move_page = OptionList._move_page
+_textual_list_visible = CommandPalette._watch__list_visible
 _applied = False
 
 
@@ -31,6 +35,15 @@ def _divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     return _rich_divide_line(text, width, fold=fold and width > 0)
 
 
+def _watch__list_visible(self: CommandPalette) -> None:
+    """The palette's search, finishing after the palette's widgets were taken down (its
+    session closing with the palette open), showed or hid a list that was gone: NoMatches.
+    With no list, there is nothing to show or hide."""
+    if not self.query(CommandList):
+        return
+    _textual_list_visible(self)
+
+
 def apply_textual_guards() -> None:
     """Once per process; every app of this project calls it when its module is loaded."""
     global _applied
@@ -40,5 +53,6 @@ def apply_textual_guards() -> None:
         raise RuntimeError("textual.content no longer wraps with rich's divide_line: "
                            "check ecarte_tui/ui/textual_guards.py against this Textual")
     OptionList._move_page = _move_page  # type: ignore[method-assign]
+    CommandPalette._watch__list_visible = _watch__list_visible  # type: ignore[method-assign]
     _content.divide_line = _divide_line  # type: ignore[attr-defined]
     _applied = True

@@ -3,6 +3,7 @@ the screens a player uses: each ended the app before its guard."""
 
 from __future__ import annotations
 
+from textual.command import CommandPalette
 from textual.content import Content
 
 from ecarte_tui.ui.app import EcarteApp
@@ -35,3 +36,11 @@ async def test_the_backing_choice_in_a_terminal_ten_cells_wide_still_chooses():
         await pilot.pause()
     assert chosen == [NOBODY]
     assert app.return_code in (None, 0)
+
+
+def test_a_palette_whose_widgets_are_gone_shows_no_list_without_failing():
+    """The palette's search finished after its session closed, with the palette's widgets
+    taken down: showing the list it found raised NoMatches (seen once in a random run)."""
+    palette = CommandPalette()  # (never composed: no list, as after being taken down)
+    palette._watch__list_visible()
+    assert not palette.children
