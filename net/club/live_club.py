@@ -804,8 +804,8 @@ class Club:
             return
         if held and pool_tables.round_over(lt):
             pool_tables.schedule_next(self, lt)
-        for i, s in enumerate(lt.seats):
-            runner = lt.bots[i]
+        for i, runner in enumerate(lt.bots):  # (the two playing seats: a pool's third waits)
+            s = lt.seats[i]
             if held and s.is_bot and runner is None:
                 self._seat_bot(lt, i, s.player_id[len(BOT_PREFIX):])  # type: ignore[index]
                 self._ask_pace(lt)

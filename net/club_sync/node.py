@@ -288,13 +288,15 @@ class ClubNode:
 
     def _beaten(self, tables: list[LiveTable], counts: dict[str, dict[str, int]],
                 drops: dict[str, dict[str, float]], held: set[str]) -> None:
-        """What the heartbeat read, shown: who came or went, where the bots run."""
+        """What the heartbeat read, shown: who came or went, where the bots run (each
+        table on its own: one that fails must not stop the others' leases, nor the beat)."""
         for lt in tables:
-            if self.refresh_presence(lt, counts.get(lt.code, {}), drops.get(lt.code, {})):
-                lt.notify()  # e.g. a player whose node died is away now
-                self.club.lobby_changed()
-            if self._leased(lt):
-                self.club.lease_changed(lt, lt.code in held)
+            with _logged(f"the heartbeat at table {lt.code}"):
+                if self.refresh_presence(lt, counts.get(lt.code, {}), drops.get(lt.code, {})):
+                    lt.notify()  # e.g. a player whose node died is away now
+                    self.club.lobby_changed()
+                if self._leased(lt):
+                    self.club.lease_changed(lt, lt.code in held)
 
     # ------------------------------------------------------------------ tables
 

@@ -267,6 +267,31 @@ def test_a_pool_whose_players_sit_on_two_nodes_rotates_on_both(db, tmp_path):
     assert finished is not None and finished.status == "finished"
 
 
+def test_a_pools_third_player_leaves_every_nodes_heartbeat_whole(db, tmp_path, caplog):
+    """A pool's third player waits in a third seat, which has no bot: the heartbeat of the
+    node holding the pool read a bot there (IndexError) at every beat, so the tables after
+    it in the beat kept stale presence and leases, and the log was no longer pruned. Found
+    by random input on two nodes (tests/server/random_input.py)."""
+    import logging
+
+    from net.club.clubhouse.options import ClubOptions
+
+    one, two = make_node(db, "one", 3, tmp_path), make_node(db, "two", 4, tmp_path)
+    pool = TableOptions("classic", (("target", "2"),), club=ClubOptions(pool="loser_out"))
+    lt1, _ = one.create(ANNA, pool)
+    one.node.read_feed(), two.node.read_feed()  # type: ignore[union-attr]
+    two.sit(lt1.code, BRUNO)
+    two.sit(lt1.code, CARL)
+    one.node.read_feed(), two.node.read_feed()  # type: ignore[union-attr]
+    assert len(lt1.seats) == 3 and lt1.table is not None
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            one.node.beat()  # type: ignore[union-attr]
+            two.node.beat()  # type: ignore[union-attr]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert one.node.holds(lt1.code) and not two.node.holds(lt1.code)  # type: ignore[union-attr]
+
+
 async def test_a_bot_runs_where_the_lease_is_and_moves_when_its_node_dies(tmp_path):
     """A table against the server's bot: its bot plays on the node holding the table's
     lease; when that node stops beating (killed), another takes the lease and the bot."""
