@@ -3,13 +3,16 @@
 Two keyed players at one table, or a new key still at the name screen, or three players at
 a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
 each sending keys (the game's most often), mouse clicks and window sizes, a few cells to
-200 columns. A run fails when a served app fails or a client is shown the
-session's "internal error". It found a terminal of 10×3 ending a game, ctrl+q on the name
-screen leading a nameless player to the lobby, and two edge cases of Textual.
+200 columns. A run fails when a served app fails, a client is shown the session's
+"internal error", or the club logs an error. It found a terminal of 10×3 ending a game,
+ctrl+q on the name screen leading a nameless player to the lobby, three edge cases of
+Textual, and, on two nodes, a pool's third player breaking every heartbeat.
 
-The test suite runs a short seed of each; a longer hunt, by hand::
+The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
+hunt, by hand (``--nodes 2``: two processes' worth of club in one, on SQLite or on the
+PostgreSQL of ``--store URL``, a database of its own for each seed)::
 
-    python tests/server/random_input.py --seeds 0-40 --steps 600
+    python tests/server/random_input.py --seeds 0-40 --steps 600 [--nodes 2 --store URL]
 
 The keys are seeded; the timing is not (the club answers when it answers), so a seed that
 failed once may pass the next time: the report gives the last inputs, and the screens.
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import logging
 import random
 import sys
 import tempfile
@@ -26,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for path in (HERE.parents[1], HERE.parent / "net", HERE):  # as conftest.py, when run by hand
+for path in (HERE.parents[1], HERE.parent, HERE.parent / "net", HERE):  # (run by hand)
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
@@ -73,14 +78,32 @@ class Run:
         return (f"seed {self.seed}: {self.failure}\nlast inputs: {self.inputs[-25:]}\n{shown}")
 
 
-async def _seat_everyone(server: GameServer, rng: random.Random,
-                         seed: int) -> tuple[list[Seat], list[asyncssh.SSHKey | None]]:
+class _Errors(logging.Handler):
+    """The errors the club logs (a heartbeat that failed, a table not followed): no app
+    fails, yet the club is broken."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(f"{record.name}: {record.getMessage()}")
+
+
+async def _seat_everyone(servers: list[GameServer], rng: random.Random, seed: int
+                         ) -> tuple[list[Seat], list[asyncssh.SSHKey | None]]:
     """Three ways to begin, by seed: anna opens a table in the lobby and ben joins it; ben
     stays at the name screen; or ann, bob and cleo at a table with club options drawn at
     random (a pool, the French rule, a stake, jeux de règle), cleo waiting or watching.
-    A guest too. Returns the seats and the key each connects with again."""
-    port = server.port
+    A guest too. With several nodes, the clients are spread over them. Returns the seats
+    and the key each connects with again."""
+    ports = [server.port for server in servers]
+
+    def port(i: int) -> int:
+        return ports[i % len(ports)]
+
     if seed % 3 == 2:
+        server = servers[0]
         keys = [new_key() for _ in range(3)]
         players = [server.store.register(k.get_fingerprint("sha256"), name)
                    for k, name in zip(keys, ("ann", "bob", "cleo"), strict=True)]
@@ -92,50 +115,62 @@ async def _seat_everyone(server: GameServer, rng: random.Random,
         rules = rng.choice(["classic", "britannica", "nl", "regles"])
         lt, _ = server.club.create(Player(players[0].id, players[0].name),
                                    TableOptions(rules, (("target", "3"),), club=club))
-        seats = [await Seat.connect(port, "ann", key=keys[0])]
+        seats = [await Seat.connect(port(0), "ann", key=keys[0])]
         await seats[0].wait_for("Waiting for an opponent")
-        for name, key in zip(("bob", "cleo"), keys[1:], strict=True):
-            seats.append(await Seat.connect(port, name, key=key, command=f"join {lt.code}"))
+        for i, (name, key) in enumerate(zip(("bob", "cleo"), keys[1:], strict=True), 1):
+            seats.append(await Seat.connect(port(i), name, key=key, command=f"join {lt.code}"))
             await seats[-1].wait_for("Écarté ·")
-        seats.append(await Seat.connect(port, "gus", command=f"watch {lt.code}"))
+        seats.append(await Seat.connect(port(3), "gus", command=f"watch {lt.code}"))
         return seats, [*keys, None]
     keys2 = {"anna": new_key(), "ben": new_key()}
-    anna = await first_visit(port, "anna", keys2["anna"], seed=1)
+    anna = await first_visit(port(0), "anna", keys2["anna"], seed=1)
     if seed % 3 == 0:
         code = await open_table(anna)
-        ben = await first_visit(port, "ben", keys2["ben"], seed=2, command=f"join {code}")
+        ben = await first_visit(port(1), "ben", keys2["ben"], seed=2, command=f"join {code}")
     else:
-        ben = await Seat.connect(port, "ben", key=keys2["ben"])
-    gus = await Seat.connect(port, "gus")
+        ben = await Seat.connect(port(1), "ben", key=keys2["ben"])
+    gus = await Seat.connect(port(2), "gus")
     return [anna, ben, gus], [keys2["anna"], keys2["ben"], None]
 
 
-async def one_seed(data_dir: Path, seed: int, steps: int) -> Run:
-    """Play ``steps`` random inputs against a new club in ``data_dir``."""
+async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
+                   store: str | None = None) -> Run:
+    """Play ``steps`` random inputs against a new club in ``data_dir``: one process, or
+    ``nodes`` serving one club (SQLite in ``data_dir``, or the PostgreSQL of ``store``), the
+    clients spread over them and coming back to any, as behind HAProxy."""
     rng = random.Random(seed)
     run = Run(seed)
-    with served_output() as failures:
-        async with club_server(data_dir, limits=generous_limits(), bot_delay=0.01) as server:
-            seats, keys = await _seat_everyone(server, rng, seed)
+    config: dict[str, object] = {"limits": generous_limits(), "bot_delay": 0.01}
+    if nodes > 1 or store is not None:
+        config.update(shared=nodes > 1, store=store)
+    with served_output() as failures, contextlib.ExitStack() as cleanup:
+        errors = _Errors(failures)  # (what the club logs as an error is a failure too)
+        logging.getLogger().addHandler(errors)
+        cleanup.callback(logging.getLogger().removeHandler, errors)
+        async with contextlib.AsyncExitStack() as stack:
+            servers = [await stack.enter_async_context(
+                club_server(data_dir, node_name=f"node{n}", **config)) for n in range(nodes)]
+            seats, keys = await _seat_everyone(servers, rng, seed)
             for _ in range(steps):
                 i = rng.randrange(len(seats))
                 _send_one(rng, seats[i], run)
                 await asyncio.sleep(rng.choice([0, 0.01, 0.05, 0.1, 0.3]))
                 told = [seat.name for seat in seats if FAILED in bytes(seat.client.raw)]
                 if told or failures:
-                    run.failure = f"a session failed (told: {told or 'nobody yet'}): {failures}"
+                    run.failure = f"failed (shown to {told or 'nobody yet'}): {failures}"
                     run.screens = {s.name: s.text() for s in seats}
                     return run
                 for j, seat in enumerate(seats):
                     chan = seat.client.chan
                     if chan is not None and chan.get_exit_status() is not None:  # (q, ctrl+q)
                         await seat.client.close()
-                        seats[j] = await Seat.connect(server.port, seat.name, key=keys[j])
+                        port = rng.choice(servers).port
+                        seats[j] = await Seat.connect(port, seat.name, key=keys[j])
                         run.reconnects += 1
             for seat in seats:
                 await seat.client.close()
     if failures:
-        run.failure = f"a session failed as the club stopped: {failures}"
+        run.failure = f"failed as the club stopped: {failures}"
     return run
 
 
@@ -168,11 +203,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", default="0-9", help="a seed or a range, 0-9")
     parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--nodes", type=int, default=1, help="processes serving the club")
+    parser.add_argument("--store", help="a postgresql:// URL (default: SQLite)")
     args = parser.parse_args()
     failed = 0
     for seed in _seeds(args.seeds):
+        store = args.store
+        if store is not None:  # (a database of its own: each seed registers its players)
+            import pg_cluster
+
+            store = pg_cluster.fresh_database(store)
         with tempfile.TemporaryDirectory() as folder:
-            run = asyncio.run(one_seed(Path(folder), seed, args.steps))
+            run = asyncio.run(one_seed(Path(folder), seed, args.steps, args.nodes, store))
         print(run.report(), flush=True)
         failed += run.failure is not None
     return 1 if failed else 0

@@ -12,3 +12,11 @@ async def test_random_input_ends_no_session(tmp_path, seed):
     run = await one_seed(tmp_path, seed, steps=120)
     assert run.failure is None, run.report()
     assert len(run.inputs) == 120  # (every step sent something: none was skipped)
+
+
+async def test_random_input_on_two_nodes_of_one_club_ends_no_session(tmp_path, postgres_url):
+    """The same, the clients spread over two nodes sharing one PostgreSQL, coming back to
+    either (as behind HAProxy)."""
+    run = await one_seed(tmp_path, 5, steps=120, nodes=2, store=postgres_url)  # (a pool of 3)
+    assert run.failure is None, run.report()
+    assert len(run.inputs) == 120
