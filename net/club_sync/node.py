@@ -291,12 +291,16 @@ class ClubNode:
         """What the heartbeat read, shown: who came or went, where the bots run (each
         table on its own: one that fails must not stop the others' leases, nor the beat)."""
         for lt in tables:
-            with _logged(f"the heartbeat at table {lt.code}"):
+            try:
                 if self.refresh_presence(lt, counts.get(lt.code, {}), drops.get(lt.code, {})):
                     lt.notify()  # e.g. a player whose node died is away now
                     self.club.lobby_changed()
                 if self._leased(lt):
                     self.club.lease_changed(lt, lt.code in held)
+            except Exception as e:
+                if is_outage(e):
+                    raise  # (the database away: the beat's own log says so, once)
+                log.exception("the heartbeat at table %s failed", lt.code)
 
     # ------------------------------------------------------------------ tables
 
