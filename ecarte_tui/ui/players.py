@@ -95,6 +95,8 @@ def hint_for(view: SeatView) -> Hint:
     suggest = getattr(bots, "suggest", None) if bots else None
     if suggest is None:
         return Hint(None, "No expert is installed: hints need the bots module.")
+    if not view.legal:  # (a backer's view of his player, say: nothing for this seat to do)
+        return Hint(None, "Nothing to decide here now.")
     result = suggest(view)
     if result is None:
         return Hint(None, "Nothing to suggest now.")

@@ -8,6 +8,7 @@ from textual.command import CommandList, CommandPalette
 
 from ecarte_tui.engine.cards import card_label
 from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.players import hint_for
 from ecarte_tui.ui.saved_games import list_saved
 from ecarte_tui.ui.screens.home import HomeScreen
 from ecarte_tui.ui.screens.rules import RulesScreen
@@ -212,6 +213,35 @@ async def test_hint_gives_the_experts_advice_with_a_reason():
         screen = table_screen(app)
         await settle(pilot, until=lambda: screen.message.startswith("Hint: "))
         assert "—" in screen.message or "No expert" in screen.message
+
+
+@run
+async def test_an_expert_that_fails_says_so_and_the_game_goes_on(monkeypatch):
+    """The hint's worker ended the app when the expert raised (Textual's default), so its
+    "could not answer" was never shown: over SSH, a session ended by a hint (seen in a
+    random run: a hint asked on a view with nothing to decide)."""
+    from ecarte_tui.ui.screens import table as table_module
+
+    def failing(view):
+        raise ValueError("the expert broke")
+
+    monkeypatch.setattr(table_module, "hint_for", failing)
+    app = make_app(make_table(seed=3, first_dealer=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        screen = table_screen(app)
+        await settle(pilot, until=lambda: "could not answer" in screen.message)
+        assert app.is_running
+    assert app.return_code in (None, 0)
+
+
+def test_a_hint_with_nothing_to_decide_says_so():
+    table = make_table(seed=3, first_dealer=1)
+    waiting = table.view(1 - table.waiting_for)  # (the seat that waits: no legal action)
+    assert not waiting.legal
+    hint = hint_for(waiting)
+    assert hint.action is None and "Nothing to decide" in hint.reason
 
 
 @run

@@ -1029,8 +1029,9 @@ class TableScreen(Screen[None]):
         self._hint, self._hint_key = None, self._decision_key()
         self._say("The expert is thinking…", "hint")
         self.refresh_bindings()
+        # (exit_on_error=False: an expert that fails says so here, it does not end the app)
         self.run_worker(lambda: hint_for(view), thread=True, exclusive=True, group="hint",
-                        name="hint")
+                        name="hint", exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name != "hint":
