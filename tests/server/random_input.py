@@ -3,10 +3,11 @@
 Two keyed players at one table, or a new key still at the name screen, or three players at
 a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
 each sending keys (the game's most often), mouse clicks and window sizes, a few cells to
-200 columns. A run fails when a served app fails, a client is shown the session's
-"internal error", or the club logs an error. It found a terminal of 10×3 ending a game,
-ctrl+q on the name screen leading a nameless player to the lobby, three edge cases of
-Textual, and, on two nodes, a pool's third player breaking every heartbeat.
+200 columns, and now and then cut off and coming back. A run fails when a served app
+fails, a client is shown the session's "internal error", or the club logs an error. It
+found a terminal of 10×3 ending a game, ctrl+q on the name screen leading a nameless
+player to the lobby, three edge cases of Textual, a hint ending a session, and, on two
+nodes, a pool's third player breaking every heartbeat.
 
 The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
 hunt, by hand (``--nodes 2``: two processes' worth of club in one, on SQLite or on the
@@ -59,6 +60,9 @@ OTHER_KEYS = [b"\x1b", b"?", b"\t", b"\x1b[Z", b"\x1b[A", b"\x1b[B", b"\x10", b"
               b"\x1b[200~pasted\x1b[201~", b"\xc3\x28", b"\x1b[<64;5;5M", b"abcd\r"]
 SIZES = [(80, 24), (100, 30), (120, 40), (60, 20), (80, 34), (10, 3), (200, 2), (200, 60)]
 FAILED = b"internal error"
+DROPS = 0.01
+"""The chance, after each input, that its client's connection is cut and comes back (to any
+node, with the same key)."""
 
 
 @dataclass
@@ -160,9 +164,13 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                     run.failure = f"failed (shown to {told or 'nobody yet'}): {failures}"
                     run.screens = {s.name: s.text() for s in seats}
                     return run
+                dropped = rng.random() < DROPS  # (a connection cut mid-game, then back)
+                if dropped:
+                    run.inputs.append((seats[i].name, "dropped"))
                 for j, seat in enumerate(seats):
                     chan = seat.client.chan
-                    if chan is not None and chan.get_exit_status() is not None:  # (q, ctrl+q)
+                    ended = chan is not None and chan.get_exit_status() is not None  # (q)
+                    if ended or (dropped and j == i):
                         await seat.client.close()
                         port = rng.choice(servers).port
                         seats[j] = await Seat.connect(port, seat.name, key=keys[j])
