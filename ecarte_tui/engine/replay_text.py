@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from .cards import SUIT_NAMES, card_label, cards_of, sorted_hand
 from .ecn import Record
 from .match import SEATS, Match
-from .shown_text import visible
+from .shown_text import visible_names
 from .view import Event
 
 
 def replay_lines(record: Record, ascii_only: bool = False) -> Iterator[str]:
     """Re-play the record on a fresh match, telling each step and each score."""
-    names = (visible(record.names[0]), visible(record.names[1]))
+    names = visible_names(record.names)
     m = record.match
     rules = m.rules
     yield f"Rules: {rules.preset} (target {rules.target}, games to win {rules.games_to_win})"

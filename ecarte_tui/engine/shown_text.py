@@ -29,3 +29,8 @@ def visible(text: str) -> str:
         else ch
         for ch in text
     )
+
+
+def visible_names(names: tuple[str, str]) -> tuple[str, str]:
+    """A record's two names (``Record.names``), each ``visible``."""
+    return visible(names[0]), visible(names[1])

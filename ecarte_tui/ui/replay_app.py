@@ -18,7 +18,7 @@ from textual.widgets import Static
 from ..engine import Match, Record, SeatView, seat_view
 from ..engine.cards import SUIT_NAMES
 from ..engine.match import Phase
-from ..engine.shown_text import visible
+from ..engine.shown_text import visible_names
 from .ascii_filter import AsciiFilter
 from .narration import log_lines, role_text
 from .textual_guards import apply_textual_guards
@@ -78,7 +78,7 @@ class ReplayScreen(Screen[None]):
         the other's discards never reach them, not even by comparing hands)."""
         super().__init__()
         self.record = record
-        self.names = (visible(record.names[0]), visible(record.names[1]))  # (a file's)
+        self.names = visible_names(record.names)  # (a file's)
         self.look = look
         self.me = me
         self.hide_other = hide_other
