@@ -3,7 +3,9 @@ the screens a player uses: each ended the app before its guard."""
 
 from __future__ import annotations
 
-from textual.command import CommandPalette
+import asyncio
+
+from textual.command import CommandList, CommandPalette
 from textual.content import Content
 
 from ecarte_tui.ui.app import EcarteApp
@@ -44,3 +46,35 @@ def test_a_palette_whose_widgets_are_gone_shows_no_list_without_failing():
     palette = CommandPalette()  # (never composed: no list, as after being taken down)
     palette._watch__list_visible()
     assert not palette.children
+
+
+@run
+async def test_a_palette_taken_down_as_it_opens_does_not_end_the_app():
+    """The palette starts its first search when it is shown; with its widgets taken down
+    before the search began (a session closing as the palette opened, seen in a random run
+    on two nodes) the search raised NoMatches in a worker, which ended the app."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        await asyncio.sleep(0)  # the palette is mounted, its search not yet begun
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await palette.remove_children()
+        await pilot.pause()
+        assert app.is_running
+    assert app.return_code in (None, 0)
+
+
+@run
+async def test_the_palette_still_finds_commands():
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"theme")
+        await pilot.pause(0.5)
+        found = app.screen.query_one(CommandList)
+        prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
+        assert any("Theme" in p or "theme" in p for p in prompts), prompts
