@@ -1,11 +1,14 @@
-"""Edge cases of Textual 8.2 that ended an app (over SSH, the player's session), found by
-random input against a club (tests/server/random_input.py): two in a terminal a few cells
-wide or high, a size an SSH client may send, and the command palette's search starting or
-finishing as its session closed. Until Textual checks for them, each is answered as
-Textual answers the case next to it. They patch private names (``OptionList._move_page``,
+"""Edge cases of Textual 8.2 that ended an app (over SSH, the player's session) or left an
+error in the server's log, found by random input against a club
+(tests/server/random_input.py): two in a terminal a few cells wide or high, a size an SSH
+client may send; the command palette's search starting or finishing as its session closed; a
+scroll still animated after its screen closed; a dialog answered when it was no longer in
+front (two Enters in one read). Until Textual checks for them, each is answered as Textual
+answers the case next to it. They patch private names (``OptionList._move_page``,
 ``textual.content.divide_line``, ``CommandPalette._watch__list_visible``,
-``CommandPalette._gather_commands``): textual is pinned to 8.2, and
-``apply_textual_guards`` says when a name it expects is not there.
+``CommandPalette._gather_commands``), ``Widget``'s scrollbar properties and
+``Screen.dismiss``: textual is pinned to 8.2, and ``apply_textual_guards`` says when a name
+it expects is not there.
 """
 
 from __future__ import annotations
@@ -13,13 +16,20 @@ from __future__ import annotations
 from rich._wrap import divide_line as _rich_divide_line
 from textual import content as _content
 from textual import work
+from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
+from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 _textual_move_page = OptionList._move_page
 _textual_list_visible = CommandPalette._watch__list_visible
 # the search's coroutine inside Textual's @work wrapper (functools.wraps keeps it)
 _textual_gather = getattr(CommandPalette._gather_commands, "__wrapped__", None)
+_textual_vertical_bar = Widget.vertical_scrollbar
+_textual_horizontal_bar = Widget.horizontal_scrollbar
+_textual_dismiss = Screen.dismiss
 _applied = False
 
 
@@ -59,6 +69,38 @@ async def _gather_commands(self: CommandPalette, search_value: str) -> None:
     await _textual_gather(self, search_value)
 
 
+def _bar_of(textual_bar: property, vertical: bool) -> property:
+    """A scroll animated after its widget was taken down (a help page scrolled as its
+    screen closed) set the widget's scrollbar, which Textual makes on first use and starts as
+    a widget of its own; made after the widget's children were closed, it was never closed:
+    its task, left pending, was destroyed with it ("Task was destroyed but it is pending!",
+    an error in the server's log). A widget being taken down gets a bar that is never
+    started, and none is kept."""
+
+    def bar(self: Widget) -> ScrollBar:
+        made = self._vertical_scrollbar if vertical else self._horizontal_scrollbar
+        if made is None and (self._closing or self._closed):
+            spare = ScrollBar(vertical=vertical, name="vertical" if vertical else "horizontal")
+            spare.display = False
+            return spare
+        return textual_bar.__get__(self)
+
+    return property(bar, doc=textual_bar.__doc__)
+
+
+def _dismiss(self: Screen[object], result: object = None) -> AwaitComplete:
+    """Textual's dismiss answers for the screen and pops the one in front, whichever it is.
+    A dialog's answer that reached it once it was no longer in front (two Enters in one
+    read: the second after the first had closed it; or an Enter read just before another
+    screen opened over it) answered a second time, InvalidStateError on the answer already
+    given, and popped another screen (the lobby under it, or the one over it). Only the
+    screen in front closes: a late answer is dropped, and a dialog still open under another
+    one waits to be answered again when it is in front."""
+    if self is not self.app.screen:
+        return AwaitComplete.nothing()
+    return _textual_dismiss(self, result)
+
+
 def apply_textual_guards() -> None:
     """Once per process; every app of this project calls it when its module is loaded."""
     global _applied
@@ -73,5 +115,8 @@ def apply_textual_guards() -> None:
     OptionList._move_page = _move_page  # type: ignore[method-assign]
     CommandPalette._watch__list_visible = _watch__list_visible  # type: ignore[method-assign]
     CommandPalette._gather_commands = _gather_commands  # type: ignore[method-assign]
+    Screen.dismiss = _dismiss  # type: ignore[assignment]
+    Widget.vertical_scrollbar = _bar_of(_textual_vertical_bar, True)  # type: ignore[method-assign]
+    Widget.horizontal_scrollbar = _bar_of(_textual_horizontal_bar, False)  # type: ignore[method-assign]
     _content.divide_line = _divide_line  # type: ignore[attr-defined]
     _applied = True

@@ -1,16 +1,22 @@
-"""Textual's edge cases in a terminal a few cells across (``textual_guards``), met through
-the screens a player uses: each ended the app before its guard."""
+"""Textual's edge cases (``textual_guards``), met through the screens a player uses: each
+ended the app, or left an error in the server's log, before its guard."""
 
 from __future__ import annotations
 
 import asyncio
 
+from textual import events
 from textual.command import CommandList, CommandPalette
+from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.widgets import Input, Static
 
 from ecarte_tui.ui.app import EcarteApp
+from ecarte_tui.ui.screens.help import HelpScreen
+from ecarte_tui.ui.screens.home import HomeScreen
 from ecarte_tui.ui.settings import Settings
 from net.screens.gallery_screens import NOBODY, BackScreen
+from net.screens.join_screen import JoinScreen
 
 from .helpers import run
 
@@ -78,3 +84,84 @@ async def test_the_palette_still_finds_commands():
         found = app.screen.query_one(CommandList)
         prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
         assert any("Theme" in p or "theme" in p for p in prompts), prompts
+
+
+@run
+async def test_a_scroll_taken_down_gets_no_scrollbar_left_running():
+    """A help page scrolled as its screen closed: the scroll's animation went on after the
+    screen's widgets were closed and asked the scroll for its scrollbar, which Textual then
+    made and started as a widget of its own, never closed; its task was destroyed pending,
+    an error in the server's log (random input on two nodes, seed 319)."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        live = VerticalScroll(Static("\n".join(map(str, range(60)))))
+        gone = VerticalScroll(Static("a page"))
+        await app.screen.mount(live, gone)
+        await pilot.pause()
+        assert live._vertical_scrollbar is not None  # (made while it lives, as before)
+        assert live._vertical_scrollbar._task is not None
+        assert gone._vertical_scrollbar is None  # (nothing to scroll yet)
+        await gone.remove()
+        bars_before = _scrollbar_tasks()
+        gone.scroll_y = 5  # as an animation still running would
+        gone.vertical_scrollbar.position = 5
+        gone.horizontal_scrollbar.position = 5
+        await pilot.pause()
+        assert gone._vertical_scrollbar is None and gone._horizontal_scrollbar is None
+        assert gone.vertical_scrollbar._task is None  # a spare, never started
+        assert _scrollbar_tasks() <= bars_before  # no bar started for it
+        assert app.is_running
+
+
+def _scrollbar_tasks() -> set[asyncio.Task[object]]:
+    return {t for t in asyncio.all_tasks() if t.get_name().startswith("message pump ScrollBar")}
+
+
+@run
+async def test_a_dialog_answered_twice_answers_once_and_leaves_the_screen_under_it():
+    """The join dialog's code with two Enters in one read (a paste, a key held down): the
+    second reached the dialog after the first had closed it, answered again
+    (InvalidStateError over SSH, the session ended) and popped the screen under it."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    answers: list[str | None] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        under = app.screen
+        app.push_screen(JoinScreen(), answers.append)
+        await pilot.pause()
+        for key, char in [("a", "a"), ("b", "b"), ("c", "c"), ("d", "d"), ("enter", "\r"),
+                          ("enter", "\r")]:
+            app.post_message(events.Key(key, char))  # (in one read: no pause between)
+        await pilot.pause(0.3)
+        assert answers == ["ABCD"]
+        assert app.screen is under
+        assert app.is_running
+    assert app.return_code in (None, 0)
+
+
+@run
+async def test_a_dialog_answered_under_another_screen_closes_neither():
+    """An Enter read just before another screen opened over the dialog: Textual answered for
+    the dialog and popped the screen in front (here the help), leaving the dialog open with
+    its answer given, and the next Enter ended the session (InvalidStateError)."""
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    answers: list[str | None] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        join = JoinScreen()
+        app.push_screen(join, answers.append)
+        await pilot.pause()
+        await pilot.press(*"abcd")
+        code = join.query_one("#code", Input)
+        join.post_message(Input.Submitted(code, code.value))  # (read before the help opened)
+        app.push_screen(HelpScreen())
+        await pilot.pause()
+        assert answers == [] and isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")  # the help closes; the dialog is in front again
+        await pilot.pause()
+        assert app.screen is join
+        await pilot.press("enter")
+        await pilot.pause()
+        assert answers == ["ABCD"] and isinstance(app.screen, HomeScreen)
+        assert app.is_running
