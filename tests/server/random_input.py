@@ -6,7 +6,7 @@ each sending keys (the game's most often), mouse clicks and window sizes, a few 
 200 columns, and now and then cut off and coming back. A run fails when a served app
 fails, a client is shown the session's "internal error", or the club logs an error. It
 found a terminal of 10×3 ending a game, ctrl+q on the name screen leading a nameless
-player to the lobby, three edge cases of Textual, a hint ending a session, and, on two
+player to the lobby, six edge cases of Textual, a hint ending a session, and, on two
 nodes, a pool's third player breaking every heartbeat.
 
 The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
