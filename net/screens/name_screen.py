@@ -46,6 +46,8 @@ class NameScreen(Screen[str]):
 
     @on(Input.Submitted, "#name")
     def _submitted(self, event: Input.Submitted) -> None:
+        if self.app.screen is not self:
+            return  # a second Enter read with the first: the name is taken, the screen gone
         name = event.value.strip()
         problem = self.register(name)
         if problem:

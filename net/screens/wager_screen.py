@@ -96,6 +96,8 @@ class WagerScreen(ModalScreen[str | None]):
         error.display = True
 
     def action_wager(self) -> None:
+        if self.app.screen is not self:
+            return  # a second Enter read with the first: the wager is placed, the dialog gone
         text = self.query_one("#wager-amount", Input).value.strip()
         try:
             amount = int(text)
