@@ -3,11 +3,11 @@
 Two keyed players at one table, or a new key still at the name screen, or three players at
 a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
 each sending keys (the game's most often), mouse clicks and window sizes, a few cells to
-200 columns, and now and then cut off and coming back. A run fails when a served app
-fails, a client is shown the session's "internal error", or the club logs an error. It
-found a terminal of 10×3 ending a game, ctrl+q on the name screen leading a nameless
-player to the lobby, six edge cases of Textual, a hint ending a session, and, on two
-nodes, a pool's third player breaking every heartbeat.
+200 columns, a key now and then twice in one read, and now and then cut off and coming
+back. A run fails when a served app fails, a client is shown the session's "internal
+error", or the club logs an error. It found a terminal of 10×3 ending a game, ctrl+q on the
+name screen leading a nameless player to the lobby, six edge cases of Textual, a hint
+ending a session, and, on two nodes, a pool's third player breaking every heartbeat.
 
 The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
 hunt, by hand (``--nodes 2``: two processes' worth of club in one, on SQLite or on the
@@ -63,6 +63,9 @@ FAILED = b"internal error"
 DROPS = 0.01
 """The chance, after each input, that its client's connection is cut and comes back (to any
 node, with the same key)."""
+TWICE = 0.05
+"""The chance that a key is sent twice in one write, as a key held down is: the second
+reaches a dialog after the first has acted and closed it."""
 
 
 @dataclass
@@ -198,6 +201,8 @@ def _send_one(rng: random.Random, seat: Seat, run: Run) -> None:
         key = rng.choice(GAME_KEYS) if rng.random() < 0.8 else rng.choice(OTHER_KEYS)
         if key in (b"q", b"\x11") and rng.random() < 0.7:
             key = b"\r"  # (leaving is tried, not most of the time)
+        if rng.random() < TWICE:
+            key *= 2
         client.send(key)
         run.inputs.append((seat.name, key))
 
