@@ -6,17 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from textual import events
+from dialog_host import DialogHost
 
 from ecarte_tui.engine import PLAY, PROPOSE, IllegalAction, Kind, Match, Rules, parse_card
 from ecarte_tui.table import Table
-from ecarte_tui.ui.app import EcarteApp
-from ecarte_tui.ui.settings import Settings
 from net.club import TableOptions
 from net.club.clubhouse.options import ClubOptions
 from net.club.clubhouse.purse import Ledger
 from net.club.house_rules import RuleBoundBot, jeu_de_regle_refusal, table_guard
-from net.screens.club_app import LOBBY_STYLES
 from net.screens.money_text import club_marks, pot_text, settlement_lines
 from net.screens.new_table_screen import NewTableScreen
 from net.screens.wager_screen import WagerScreen
@@ -120,24 +117,6 @@ def test_pot_and_settlement_texts_from_a_real_ledger(tmp_path):
 
 
 # ---------------------------------------------------------------------- the dialogs
-
-
-class DialogHost(EcarteApp):
-    """The served app's styles around one dialog (no club behind it)."""
-
-    CSS_PATH = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
-
-    def __init__(self, screen) -> None:
-        super().__init__(settings=Settings(), served=True)
-        self.dialog = screen
-        self.result: object = "not dismissed"
-
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()
-        self.push_screen(self.dialog, self._done)
-
-    def _done(self, result: object) -> None:
-        self.result = result
 
 
 async def _set_club(pilot, screen: NewTableScreen, **values) -> None:

@@ -4,31 +4,14 @@ wager, takes a name) acted twice."""
 
 from __future__ import annotations
 
+from dialog_host import DialogHost, answered
 from textual import events
-from textual.screen import Screen
 
 from ecarte_tui.ui.app import EcarteApp
-from ecarte_tui.ui.settings import Settings
-from net.screens.club_app import LOBBY_STYLES
 from net.screens.name_screen import NameScreen
 from net.screens.wager_screen import WagerScreen
 
 KEYS = {"\r": "enter"}
-
-
-class DialogHost(EcarteApp):
-    """The served app's styles around one dialog (no club behind it)."""
-
-    CSS_PATH = [*EcarteApp.CSS_PATH, LOBBY_STYLES]
-
-    def __init__(self, screen: Screen[str | None]) -> None:
-        super().__init__(settings=Settings(), served=True)
-        self.dialog = screen
-        self.results: list[object] = []
-
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()
-        self.push_screen(self.dialog, self.results.append)
 
 
 def one_read(app: EcarteApp, text: str) -> None:
@@ -48,7 +31,7 @@ async def test_a_wager_sent_with_two_enters_is_placed_once():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         one_read(app, "50\r\r")
-        await pilot.pause(0.3)
+        await answered(pilot, app)
         assert app.is_running
     assert placed == [(0, 50)] and app.results == ["You wagered 50 chips"]
 
@@ -66,6 +49,6 @@ async def test_a_name_sent_with_two_enters_is_taken_once():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         one_read(app, "anna\r\r")
-        await pilot.pause(0.3)
+        await answered(pilot, app)
         assert app.is_running
     assert asked == ["anna"] and app.results == ["anna"]

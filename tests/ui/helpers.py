@@ -131,6 +131,17 @@ async def settle(pilot: Pilot[object], until: Callable[[], bool] | None = None,
     raise AssertionError(f"the table did not settle: {table.status} {table.waiting_for}")
 
 
+async def until(pilot: Pilot[object], check: Callable[[], object], timeout: float = 10.0,
+                ) -> None:
+    """Wait until ``check()`` holds (a busy machine answers late), then for the app to idle."""
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("still waiting after the timeout")
+
+
 def run(coro_fn: Callable[..., object]) -> Callable[..., None]:
     """Run an async test with asyncio (no async plugin is among the test dependencies)."""
     import asyncio

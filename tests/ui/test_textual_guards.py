@@ -18,7 +18,7 @@ from ecarte_tui.ui.settings import Settings
 from net.screens.gallery_screens import NOBODY, BackScreen
 from net.screens.join_screen import JoinScreen
 
-from .helpers import run
+from .helpers import run, until
 
 
 def test_text_folded_to_no_width_keeps_its_words_whole():
@@ -80,8 +80,8 @@ async def test_the_palette_still_finds_commands():
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"theme")
-        await pilot.pause(0.5)
         found = app.screen.query_one(CommandList)
+        await until(pilot, lambda: found.option_count)
         prompts = [str(found.get_option_at_index(i).prompt) for i in range(found.option_count)]
         assert any("Theme" in p or "theme" in p for p in prompts), prompts
 
@@ -133,7 +133,8 @@ async def test_a_dialog_answered_twice_answers_once_and_leaves_the_screen_under_
         for key, char in [("a", "a"), ("b", "b"), ("c", "c"), ("d", "d"), ("enter", "\r"),
                           ("enter", "\r")]:
             app.post_message(events.Key(key, char))  # (in one read: no pause between)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: answers)
+        await pilot.pause()  # (the second Enter)
         assert answers == ["ABCD"]
         assert app.screen is under
         assert app.is_running
