@@ -2,12 +2,15 @@
 
 Two keyed players at one table, or a new key still at the name screen, or three players at
 a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
-each sending keys (the game's most often), mouse clicks and window sizes, a few cells to
-200 columns, a key now and then twice in one read, and now and then cut off and coming
-back. A run fails when a served app fails, a client is shown the session's "internal
-error", or the club logs an error. It found a terminal of 10×3 ending a game, ctrl+q on the
-name screen leading a nameless player to the lobby, six edge cases of Textual, a hint
-ending a session, and, on two nodes, a pool's third player breaking every heartbeat.
+each sending keys (most often those that move a game on, so that matches end), mouse
+clicks and window sizes, a few cells to 200 columns, a key now and then twice in one read,
+and now and then cut off and coming back. A run fails when a served app fails, a client is
+shown the session's "internal error", or the club logs an error; and, once the club has
+stopped, when its store breaks an invariant (``club_invariants``: chips conserved, every
+record readable and naming its winner, every finished game settled). It found a terminal
+of 10×3 ending a game, ctrl+q on the name screen leading a nameless player to the lobby,
+six edge cases of Textual, a hint ending a session, and, on two nodes, a pool's third
+player breaking every heartbeat.
 
 The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
 hunt, by hand (``--nodes 2``: two processes' worth of club in one, on SQLite or on the
@@ -37,6 +40,7 @@ for path in (HERE.parents[1], HERE.parent, HERE.parent / "net", HERE):  # (run b
         sys.path.insert(0, str(path))
 
 import asyncssh  # noqa: E402
+import club_invariants  # noqa: E402
 from server_harness import (  # noqa: E402
     Seat,
     club_server,
@@ -58,6 +62,13 @@ GAME_KEYS = [b"1", b"2", b"3", b"4", b"5", b"\r", b"p", b"c", b"a", b"r", b"d", 
 OTHER_KEYS = [b"\x1b", b"?", b"\t", b"\x1b[Z", b"\x1b[A", b"\x1b[B", b"\x10", b"\x11", b"w",
               b"j", b"l", b"b", b"q", b"\x1b[5~", b"\x1b[6~", b"\x7f", b"0", b"9", b"f",
               b"\x1b[200~pasted\x1b[201~", b"\xc3\x28", b"\x1b[<64;5;5M", b"abcd\r"]
+PLAY_KEYS = [b"1", b"2", b"3", b"4", b"5", b"\r", b"\r", b"p", b"a", b"n", b" ", b"d", b"k",
+             b"y", b"\x1b", b"$"]
+PLAY = 0.8
+"""The share of inputs drawn from the keys that move a game on (a card, Enter, "We play!",
+accept, next hand, Escape out of a box, a wager): without them a match seldom ends within a
+run, and a match's end is where records are written, stakes settled and players rated
+(``club_invariants``)."""
 SIZES = [(80, 24), (100, 30), (120, 40), (60, 20), (80, 34), (10, 3), (200, 2), (200, 60)]
 FAILED = b"internal error"
 DROPS = 0.01
@@ -77,10 +88,13 @@ class Run:
     failure: str | None = None
     screens: dict[str, str] = field(default_factory=dict)
     reconnects: int = 0
+    finished: tuple[int, int] = (0, 0)  # matches finished, games settled (what was checked)
 
     def report(self) -> str:
         if self.failure is None:
-            return f"seed {self.seed}: ok ({len(self.inputs)} inputs, {self.reconnects} reconnects)"
+            matches, games = self.finished
+            return (f"seed {self.seed}: ok ({len(self.inputs)} inputs, {self.reconnects} "
+                    f"reconnects; matches finished: {matches}, games settled: {games})")
         shown = "\n".join(f"---- {name}\n{text}" for name, text in self.screens.items())
         return (f"seed {self.seed}: {self.failure}\nlast inputs: {self.inputs[-25:]}\n{shown}")
 
@@ -141,7 +155,7 @@ async def _seat_everyone(servers: list[GameServer], rng: random.Random, seed: in
 
 
 async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
-                   store: str | None = None) -> Run:
+                   store: str | None = None, play: float = PLAY) -> Run:
     """Play ``steps`` random inputs against a new club in ``data_dir``: one process, or
     ``nodes`` serving one club (SQLite in ``data_dir``, or the PostgreSQL of ``store``), the
     clients spread over them and coming back to any, as behind HAProxy."""
@@ -157,10 +171,11 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
         async with contextlib.AsyncExitStack() as stack:
             servers = [await stack.enter_async_context(
                 club_server(data_dir, node_name=f"node{n}", **config)) for n in range(nodes)]
+            paths = servers[0].store.path, servers[0].house.db.path
             seats, keys = await _seat_everyone(servers, rng, seed)
             for _ in range(steps):
                 i = rng.randrange(len(seats))
-                _send_one(rng, seats[i], run)
+                _send_one(rng, seats[i], run, play)
                 await asyncio.sleep(rng.choice([0, 0.01, 0.05, 0.1, 0.3]))
                 told = [seat.name for seat in seats if FAILED in bytes(seat.client.raw)]
                 if told or failures:
@@ -182,23 +197,29 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                 await seat.client.close()
     if failures:
         run.failure = f"failed as the club stopped: {failures}"
+    elif problems := club_invariants.broken(*paths):
+        run.failure = f"the store, once the club stopped: {problems}"
+    run.finished = club_invariants.finished(*paths)
     return run
 
 
-def _send_one(rng: random.Random, seat: Seat, run: Run) -> None:
+def _send_one(rng: random.Random, seat: Seat, run: Run, play: float) -> None:
     client = seat.client
     r = rng.random()
-    if r < 0.02:
+    small = client.screen.columns < 80 or client.screen.lines < 24  # (the game waits)
+    resize = 0.1 if small else 0.02
+    if r < resize:
         size = rng.choice(SIZES)
         client.resize(*size)
         run.inputs.append((seat.name, size))
-    elif r < 0.07:
+    elif r < resize + 0.05:
         x = rng.randrange(1, client.screen.columns + 1)
         y = rng.randrange(1, client.screen.lines + 1)
         client.send(f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m".encode())
         run.inputs.append((seat.name, ("click", x, y)))
     else:
-        key = rng.choice(GAME_KEYS) if rng.random() < 0.8 else rng.choice(OTHER_KEYS)
+        keys = PLAY_KEYS if rng.random() < play else GAME_KEYS
+        key = rng.choice(keys) if rng.random() < 0.8 else rng.choice(OTHER_KEYS)
         if key in (b"q", b"\x11") and rng.random() < 0.7:
             key = b"\r"  # (leaving is tried, not most of the time)
         if rng.random() < TWICE:
@@ -218,6 +239,8 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--nodes", type=int, default=1, help="processes serving the club")
     parser.add_argument("--store", help="a postgresql:// URL (default: SQLite)")
+    parser.add_argument("--play", type=float, default=PLAY,
+                        help="the share of inputs that move a game on (0 to 1)")
     args = parser.parse_args()
     failed = 0
     for seed in _seeds(args.seeds):
@@ -227,7 +250,8 @@ def main() -> int:
 
             store = pg_cluster.fresh_database(store)
         with tempfile.TemporaryDirectory() as folder:
-            run = asyncio.run(one_seed(Path(folder), seed, args.steps, args.nodes, store))
+            run = asyncio.run(one_seed(Path(folder), seed, args.steps, args.nodes, store,
+                                       args.play))
         print(run.report(), flush=True)
         failed += run.failure is not None
     return 1 if failed else 0
