@@ -655,13 +655,23 @@ class Club:
 
     def restore(self) -> list[str]:
         """Bring back every unfinished table after a restart; returns the broken ones' codes."""
-        broken = []
-        for st in self.store.tables("open", "playing"):
-            try:
-                self._restore_one(st)
-            except (EcnError, RulesError, ValueError):
-                broken.append(st.code)
-        return broken
+        return [st.code for st in self.store.tables("open", "playing")
+                if not self._restore_or_leave_out(st)]
+
+    def _restore_or_leave_out(self, st: StoredTable, away: bool = True,
+                              remote: bool = False) -> bool:
+        """Bring back one table; one whose record cannot be read stays out of the club (False):
+        shown without its game, it waited for an opponent with both seats taken, and for
+        ever. Its row stays as it is, for the operator (the server logs its code)."""
+        try:
+            self._restore_one(st, away, remote)
+        except (EcnError, RulesError, ValueError):
+            lt = self.tables.pop(st.code, None)
+            for bot in lt.bots if lt is not None else ():
+                if bot is not None:
+                    bot.stop()
+            return False
+        return True
 
     def _restore_one(self, st: StoredTable, away: bool = True, remote: bool = False) -> None:
         options = TableOptions.from_json(st.options)
@@ -717,7 +727,8 @@ class Club:
         lt = self.tables.get(code)
         if lt is None:
             if st.status in ("open", "playing"):
-                self._restore_one(st, away=False, remote=True)
+                if not self._restore_or_leave_out(st, away=False, remote=True):
+                    log.error("table %s could not be followed: its record is broken", code)
                 self._lobby_changed()
             return
         if st.status in ("cancelled", "closed"):
