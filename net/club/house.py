@@ -65,6 +65,7 @@ class _Tracked:
     closed: set[int] = field(default_factory=set)
     settled: set[int] = field(default_factory=set)
     rated: bool = False
+    players: tuple[str, str] | None = None  # the pair its open games were opened for
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,11 +270,17 @@ class House:
         if players[0] is None or players[1] is None:
             return
         t = self._tracked.setdefault(lt.record_id, _Tracked())
+        if t.players != players:
+            if t.players is not None:  # a bot took the seat of a player who did not come back
+                for n in sorted(t.opened - t.settled):
+                    self._void(lt, t, n)
+            t.players = players
         m = table.match
         for n, g in enumerate(m.games, start=1):
             if g.winner is not None and n not in t.settled:
                 self._open(lt, t, n, players)  # a game restored already over
-                self._settle(lt, t, n, players[g.winner], (g.score[0], g.score[1]))
+                if n not in t.settled:
+                    self._settle(lt, t, n, players[g.winner], (g.score[0], g.score[1]))
         current = len(m.games)
         if m.is_over:
             # a game opened for wagers but never dealt (a forfeit between games) is not in
@@ -303,6 +310,7 @@ class House:
             self.ledger.void(game_id(lt.record_id, n))
         except LedgerError:
             log.exception("voiding %s/%s", lt.record_id, n)
+        t.closed.add(n)
         t.settled.add(n)
 
     def _open(self, lt: LiveTable, t: _Tracked, n: int, players: tuple[str, str]) -> None:
@@ -310,6 +318,16 @@ class House:
             return
         stake = lt.options.club.stake if rated_pair(players) else 0
         gid = game_id(lt.record_id, n)
+        opened = self.ledger.game(gid)
+        if opened is not None and opened.players != players:
+            # opened for a player whose seat a bot took (a restart since): the stake and the
+            # wagers were for a pair that no longer plays this game, so they went back
+            t.opened.add(n)
+            if opened.is_open:
+                self._void(lt, t, n)
+            t.closed.add(n)
+            t.settled.add(n)
+            return
         try:
             self.ledger.open_game(gid, players, stake, lt.options.rules())
         except LedgerError as e:

@@ -84,6 +84,7 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
+        self.restore_errors: dict[str, str] = {}  # a table left out: why its record is broken
         # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
         # each table a player leaves lives an hour in memory, in every lobby and across
@@ -665,7 +666,10 @@ class Club:
         ever. Its row stays as it is, for the operator (the server logs its code)."""
         try:
             self._restore_one(st, away, remote)
-        except (EcnError, RulesError, ValueError):
+        except (EcnError, RulesError, ValueError) as exc:
+            self.restore_errors[st.code] = (f"line {exc.line}: {exc.reason}"
+                                            if isinstance(exc, EcnError)
+                                            else str(exc))
             lt = self.tables.pop(st.code, None)
             for bot in lt.bots if lt is not None else ():
                 if bot is not None:
@@ -728,7 +732,8 @@ class Club:
         if lt is None:
             if st.status in ("open", "playing"):
                 if not self._restore_or_leave_out(st, away=False, remote=True):
-                    log.error("table %s could not be followed: its record is broken", code)
+                    log.error("table %s could not be followed: its record is broken (%s)",
+                              code, self.restore_errors[code])
                 self._lobby_changed()
             return
         if st.status in ("cancelled", "closed"):
