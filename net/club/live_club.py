@@ -661,15 +661,16 @@ class Club:
 
     def _restore_or_leave_out(self, st: StoredTable, away: bool = True,
                               remote: bool = False) -> bool:
-        """Bring back one table; one whose record cannot be read stays out of the club (False):
-        shown without its game, it waited for an opponent with both seats taken, and for
-        ever. Its row stays as it is, for the operator (the server logs its code)."""
+        """Bring back one table; one that cannot be (its record cannot be read) stays out of
+        the club (False): shown without its game, it waited for an opponent with both seats
+        taken, and for ever. Its row stays as it is, for the operator (``restore_errors``
+        says why, and the server logs it)."""
         try:
             self._restore_one(st, away, remote)
         except (EcnError, RulesError, ValueError) as exc:
-            self.restore_errors[st.code] = (f"line {exc.line}: {exc.reason}"
-                                            if isinstance(exc, EcnError)
-                                            else str(exc))
+            self.restore_errors[st.code] = (
+                f"its record is broken at line {exc.line}: {exc.reason}"
+                if isinstance(exc, EcnError) else str(exc))
             lt = self.tables.pop(st.code, None)
             for bot in lt.bots if lt is not None else ():
                 if bot is not None:
@@ -732,8 +733,8 @@ class Club:
         if lt is None:
             if st.status in ("open", "playing"):
                 if not self._restore_or_leave_out(st, away=False, remote=True):
-                    log.error("table %s could not be followed: its record is broken (%s)",
-                              code, self.restore_errors[code])
+                    log.error("table %s could not be followed: %s", code,
+                              self.restore_errors[code])
                 self._lobby_changed()
             return
         if st.status in ("cancelled", "closed"):

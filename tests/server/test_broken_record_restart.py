@@ -25,7 +25,7 @@ async def test_a_table_whose_record_is_broken_stays_out_of_the_club(tmp_path, ca
     async with club_server(tmp_path, limits=generous_limits()) as server:
         assert server.broken == ["BADT"]
         assert "BADT" not in server.club.tables
-        why = "table BADT could not be restored: its record is broken (line 2: "
+        why = "table BADT could not be restored: its record is broken at line 2: "
         assert any(why in r.getMessage() for r in caplog.records)
         seat = await Seat.connect(server.port, "ann", key=ann_key)
         screen = await seat.wait_for("No table is open yet")  # the lobby, no phantom table
