@@ -136,8 +136,9 @@ async def _seat_everyone(servers: list[GameServer], rng: random.Random, seed: in
                            backers_see_hand=rng.random() < 0.7,
                            jeux_de_regle=rng.random() < 0.3)
         rules = rng.choice(["classic", "britannica", "nl", "regles"])
+        target = rng.choice("123")  # (short games: more of them end, and are settled)
         lt, _ = server.club.create(Player(players[0].id, players[0].name),
-                                   TableOptions(rules, (("target", "3"),), club=club))
+                                   TableOptions(rules, (("target", target),), club=club))
         seats = [await Seat.connect(port(0), "ann", key=keys[0])]
         await seats[0].wait_for("Waiting for an opponent")
         for i, (name, key) in enumerate(zip(("bob", "cleo"), keys[1:], strict=True), 1):
