@@ -4,15 +4,16 @@ Two keyed players at one table, or a new key still at the name screen, or three 
 a table with club options drawn at random (a pool, the French rule, a stake), and a guest;
 each sending keys (most often those that move a game on, so that matches end), mouse
 clicks and window sizes, a few cells to 200 columns, a key now and then twice in one read,
-and now and then cut off and coming back. A run fails when a served app fails, a client is
-shown the session's "internal error", or the club logs an error; and, once the club has
-stopped, when its store breaks an invariant (``club_invariants``: chips conserved, every
-record readable and naming its winner, every finished game settled) or the club started
-again on it does not bring back every unfinished table. It found a terminal
-of 10×3 ending a game, ctrl+q on the name screen leading a nameless player to the lobby,
-six edge cases of Textual, a hint ending a session, on two nodes a pool's third player
-breaking every heartbeat, and, by starting the club again, a bot called into an absent
-player's seat leaving his game's stake in escrow and its table lost at a restart.
+and now and then cut off and coming back; now and then a node stops (as for an upgrade)
+and starts again, its clients coming back to any node. A run fails when a served app
+fails, a client is shown the session's "internal error", or the club logs an error; and,
+once the club has stopped, when its store breaks an invariant (``club_invariants``: chips
+conserved, every record readable and naming its winner, every finished game settled) or
+the club started again on it does not bring back every unfinished table. It found a
+terminal of 10×3 ending a game, ctrl+q on the name screen leading a nameless player to the
+lobby, six edge cases of Textual, a hint ending a session, on two nodes a pool's third
+player breaking every heartbeat, and, by starting the club again, a bot called into an
+absent player's seat leaving his game's stake in escrow and its table lost at a restart.
 
 The test suite runs a short seed of each, and one on two nodes over PostgreSQL; a longer
 hunt, by hand (``--nodes 2``: two processes' worth of club in one, on SQLite or on the
@@ -76,6 +77,10 @@ FAILED = b"internal error"
 DROPS = 0.01
 """The chance, after each input, that its client's connection is cut and comes back (to any
 node, with the same key)."""
+RESTARTS = 0.002
+"""The chance, after each input, that a node stops, as for an upgrade (its sessions told
+why), and starts again on the same store: its clients come back to any node, and find
+their tables as the store kept them."""
 TWICE = 0.05
 """The chance that a key is sent twice in one write, as a key held down is: the second
 reaches a dialog after the first has acted and closed it."""
@@ -158,7 +163,8 @@ async def _seat_everyone(servers: list[GameServer], rng: random.Random, seed: in
 
 
 async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
-                   store: str | None = None, play: float = PLAY) -> Run:
+                   store: str | None = None, play: float = PLAY,
+                   restarts: float = RESTARTS) -> Run:
     """Play ``steps`` random inputs against a new club in ``data_dir``: one process, or
     ``nodes`` serving one club (SQLite in ``data_dir``, or the PostgreSQL of ``store``), the
     clients spread over them and coming back to any, as behind HAProxy."""
@@ -172,10 +178,13 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
         logging.getLogger().addHandler(errors)
         cleanup.callback(logging.getLogger().removeHandler, errors)
         async with contextlib.AsyncExitStack() as stack:
-            servers = [await stack.enter_async_context(
-                club_server(data_dir, node_name=f"node{n}", **config)) for n in range(nodes)]
+            nodes_ = [_Node(data_dir, n, config) for n in range(nodes)]
+            for node in nodes_:
+                stack.push_async_callback(node.stop)
+            servers = [await node.start() for node in nodes_]
             paths = servers[0].store.path, servers[0].house.db.path
             seats, keys = await _seat_everyone(servers, rng, seed)
+            at = [servers[j % len(servers)].port for j in range(len(seats))]  # (as seated)
             for _ in range(steps):
                 i = rng.randrange(len(seats))
                 _send_one(rng, seats[i], run, play)
@@ -185,16 +194,23 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                     run.failure = f"failed (shown to {told or 'nobody yet'}): {failures}"
                     run.screens = {s.name: s.text() for s in seats}
                     return run
+                stopped = None
+                if rng.random() < restarts:  # (its sessions told; they come back to any)
+                    k = rng.randrange(nodes)
+                    stopped = servers[k].port
+                    run.inputs.append((f"node{k}", "restarted"))
+                    await nodes_[k].stop()
+                    servers[k] = await nodes_[k].start()
                 dropped = rng.random() < DROPS  # (a connection cut mid-game, then back)
                 if dropped:
                     run.inputs.append((seats[i].name, "dropped"))
                 for j, seat in enumerate(seats):
                     chan = seat.client.chan
                     ended = chan is not None and chan.get_exit_status() is not None  # (q)
-                    if ended or (dropped and j == i):
+                    if ended or (dropped and j == i) or at[j] == stopped:
                         await seat.client.close()
-                        port = rng.choice(servers).port
-                        seats[j] = await Seat.connect(port, seat.name, key=keys[j])
+                        at[j] = rng.choice(servers).port
+                        seats[j] = await Seat.connect(at[j], seat.name, key=keys[j])
                         run.reconnects += 1
             for seat in seats:
                 await seat.client.close()
@@ -216,6 +232,24 @@ async def _restarted(data_dir: Path, config: dict[str, object]) -> list[str]:
     async with club_server(data_dir, node_name="again", **config) as again:
         kept = [st.code for st in again.store.tables("open", "playing")]
         return [code for code in kept if code not in again.club.tables]
+
+
+class _Node:
+    """One process's worth of the club, which a run may stop and start again (an upgrade)."""
+
+    def __init__(self, data_dir: Path, n: int, config: dict[str, object]) -> None:
+        self.data_dir, self.name, self.config = data_dir, f"node{n}", config
+        self._running: contextlib.AsyncExitStack | None = None
+
+    async def start(self) -> GameServer:
+        self._running = contextlib.AsyncExitStack()
+        return await self._running.enter_async_context(
+            club_server(self.data_dir, node_name=self.name, **self.config))
+
+    async def stop(self) -> None:
+        if self._running is not None:
+            running, self._running = self._running, None
+            await running.aclose()
 
 
 def _send_one(rng: random.Random, seat: Seat, run: Run, play: float) -> None:
@@ -256,6 +290,8 @@ def main() -> int:
     parser.add_argument("--store", help="a postgresql:// URL (default: SQLite)")
     parser.add_argument("--play", type=float, default=PLAY,
                         help="the share of inputs that move a game on (0 to 1)")
+    parser.add_argument("--restarts", type=float, default=RESTARTS,
+                        help="the chance, after each input, that a node stops and starts")
     args = parser.parse_args()
     failed = 0
     for seed in _seeds(args.seeds):
@@ -266,7 +302,7 @@ def main() -> int:
             store = pg_cluster.fresh_database(store)
         with tempfile.TemporaryDirectory() as folder:
             run = asyncio.run(one_seed(Path(folder), seed, args.steps, args.nodes, store,
-                                       args.play))
+                                       args.play, args.restarts))
         print(run.report(), flush=True)
         failed += run.failure is not None
     return 1 if failed else 0
