@@ -306,12 +306,21 @@ class House:
             self._void(lt, t, n)
 
     def _void(self, lt: LiveTable, t: _Tracked, n: int) -> None:
+        done: Settlement | None = None
         try:
-            self.ledger.void(game_id(lt.record_id, n))
+            done = self.ledger.void(game_id(lt.record_id, n))
         except LedgerError:
             log.exception("voiding %s/%s", lt.record_id, n)
         t.closed.add(n)
         t.settled.add(n)
+        self._told(lt, done)
+
+    def _told(self, lt: LiveTable, done: Settlement | None) -> None:
+        """Everyone whose chips moved hears it (a void: "your chips are returned"), once per
+        node: moved here, or (while serving) first seen moved here."""
+        if done is not None and (not done.already or self.live):
+            for cb in list(self.settlement_listeners):
+                cb(lt.code, done)
 
     def _open(self, lt: LiveTable, t: _Tracked, n: int, players: tuple[str, str]) -> None:
         if n in t.opened:
@@ -355,10 +364,7 @@ class House:
         t.settled.add(n)
         t.closed.add(n)
         self._tell(lt.code, "settled")
-        # told once per node: settled here, or (while serving) first seen settled here
-        if done is not None and (not done.already or self.live):
-            for cb in list(self.settlement_listeners):
-                cb(lt.code, done)
+        self._told(lt, done)
 
     def _rate(self, lt: LiveTable, t: _Tracked, table: Table, winner_seat: int | None) -> None:
         players = (lt.seats[0].player_id, lt.seats[1].player_id)

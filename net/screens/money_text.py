@@ -60,8 +60,9 @@ def settlement_lines(s: Settlement, me: str, names: Mapping[str, str],
     winner = s.winner
     number = s.game_id.rpartition("/")[2]
     if winner is None:
-        if me in s.credits:
-            out.append(f"Game {number} was abandoned: your chips are returned")
+        if s.credits.get(me):  # (nothing to say of a game nobody had chips on)
+            out.append(f"Nothing is paid on game {number}: {chips(s.credits[me])} back to "
+                       "your purse")
         return out
     bettors = {w.bettor for w in s.wagers}  # (a player never wagers on his own game)
     loser = next((p for p in s.credits if p != winner and p not in bettors), None)

@@ -1,8 +1,9 @@
 """A bot called into the seat of a player who did not come back, at a staked table with
 wagers: the game the stake and the wagers were for is no longer played by its pair, so its
-chips go back, and the table survives a restart. The ledger kept the game open for the
-absent player: a bot's win could not be settled (an error, the chips left in escrow), and a
-restart could not bring the table back (found by random input's restart check)."""
+chips go back (and everyone whose chips went back is told so), and the table survives a
+restart. The ledger kept the game open for the absent player: a bot's win could not be
+settled (an error, the chips left in escrow), and a restart could not bring the table back
+(found by random input's restart check)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from test_club import FirstLegal
 
 from net.club import Club, TableOptions
 from net.club.clubhouse.options import ClubOptions
-from net.club.clubhouse.purse import game_id
+from net.club.clubhouse.purse import Settlement, game_id
 from net.club.house import House
+from net.screens.money_text import settlement_lines
 from net.store import Player, Store
 
 ANN, BOB, GUS = (Player(f"SHA256:{n}", n) for n in ("ann", "bob", "gus"))
@@ -60,6 +62,8 @@ async def test_a_bot_in_an_absent_players_staked_seat_gives_every_chip_back(tmp_
     for seat in (ann_seat, bob_seat):
         club.connected(lt, seat)
     house, table = club.house, lt.table
+    told: list[Settlement] = []
+    house.settlement_listeners.append(lambda _code, settlement: told.append(settlement))
     house.place_wager(lt, GUS.id, bob_seat, 40)
     first = game_id(lt.record_id, 1)
     await play(table, (ann_seat, bob_seat),
@@ -69,6 +73,15 @@ async def test_a_bot_in_an_absent_players_staked_seat_gives_every_chip_back(tmp_
     club.disconnected(lt, bob_seat)
     clock.now += 61
     club.replace_with_bot(lt, bob_seat, "random")
+    escrow = house.ledger.game(first).escrow_each
+    await play(table, (ann_seat,), until=lambda: bool(told))
+    (void,) = told  # told at once: the wager's owner and both players hear it
+    names = {ANN.id: "ann", BOB.id: "bob"}
+    assert void.game_id == first and void.winner is None
+    assert settlement_lines(void, GUS.id, names, 5) == [
+        "Nothing is paid on game 1: 40 chips back to your purse"]
+    assert settlement_lines(void, BOB.id, names, 5) == [
+        f"Nothing is paid on game 1: {escrow} chips back to your purse"]
     await play(table, (ann_seat,), until=lambda: len(table.match.hands_log) >= 2)
 
     again = Club(Store(tmp_path / "club.db"), rng=random.Random(5),
@@ -85,3 +98,8 @@ async def test_a_bot_in_an_absent_players_staked_seat_gives_every_chip_back(tmp_
     assert [ledger.purse(p.id) for p in (ANN, BOB, GUS)] == [1000, 1000, 1000]
     assert ledger.escrow_total() == 0
     assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_void_game_nobody_had_chips_on_says_nothing():
+    void = Settlement("ABCD/1", None, 0, {ANN.id: 0, BOB.id: 0}, ())
+    assert settlement_lines(void, ANN.id, {}, 0) == []
