@@ -16,6 +16,7 @@ from pathlib import Path
 from ecarte_tui.engine import EcnError, read_ecn
 from net.club.clubhouse.purse import Ledger
 from net.club.clubhouse.ratings import INITIAL_RATING
+from net.club.house import rated_pair
 from net.store.club_store import RoundStore, Store
 from net.store.ledger_db import ClubDB
 
@@ -28,12 +29,13 @@ def broken(store_path: Path | str, club_path: Path | str) -> list[str]:
     store = Store(store_path)
     try:
         problems, over = _records(store)
-        winners = {match_id: winner for match_id, _, winner in store.finished_ids()}
+        finished = {match_id: (seats, winner) for match_id, seats, winner
+                    in store.finished_ids()}
     finally:
         store.close()
     db = ClubDB(club_path)
     try:
-        return problems + _chips(Ledger(db), db, over) + _ratings(db, winners)
+        return problems + _chips(Ledger(db), db, over) + _ratings(db, finished)
     finally:
         db.close()
 
@@ -107,12 +109,16 @@ def _chips(ledger: Ledger, db: ClubDB, over: set[str]) -> list[str]:
     return problems
 
 
-def _ratings(db: ClubDB, winners: dict[str, str | None]) -> list[str]:
-    """Each finished match counted once for its winner; ratings and records their sums."""
+def _ratings(db: ClubDB, finished: dict[str, tuple[tuple[str | None, str | None],
+                                                     str | None]]) -> list[str]:
+    """Each finished match between two players with a purse counted once, for its winner;
+    ratings and records the sums of what was counted."""
     problems: list[str] = []
     counted = {m: w for m, w in db.read("SELECT match_id, winner FROM club_matches")}
-    for match_id, winner in winners.items():
-        if winner is not None and counted.get(match_id, winner) != winner:
+    for match_id, (seats, winner) in finished.items():
+        if rated_pair(seats) and match_id not in counted:
+            problems.append(f"{match_id}: finished between {seats}, never counted")
+        elif winner is not None and counted.get(match_id, winner) != winner:
             problems.append(f"{match_id}: counted for {counted[match_id]!r}, won by {winner!r}")
     for player, rating, rated in db.read("SELECT player, rating, rated_matches FROM club_ratings"):
         (deltas, n), = db.read(

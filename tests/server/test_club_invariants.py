@@ -9,13 +9,14 @@ from playouts import random_match
 
 from ecarte_tui.engine import Rules, write_ecn
 from net.club.clubhouse.purse import Ledger
+from net.club.clubhouse.ratings import RatingBook
 from net.store.club_store import Store
 from net.store.ledger_db import ClubDB
 
 
 @pytest.fixture
 def club(tmp_path):
-    """A finished staked match (settled, a watcher's wager paid) and one still in play."""
+    """A finished staked match (settled, a watcher's wager paid, rated) and one in play."""
     path = tmp_path / "club.db"
     match = random_match(seed=4)
     store = Store(path)
@@ -32,6 +33,7 @@ def club(tmp_path):
     ledger.place_wager("DONE/1", "key-w", "key-a", 30)
     ledger.close_betting("DONE/1")
     ledger.settle("DONE/1", seats[match.match_winner], tuple(match.scores))
+    RatingBook(db).record_match("DONE", seats, match)
     db.close()
     return path
 
@@ -71,3 +73,12 @@ def test_a_record_that_does_not_read_or_names_another_winner_is_caught(club):
     problems = broken(club, club)
     assert any(p.startswith("DONE: the row's winner 'key-c'") for p in problems)
     assert any(p.startswith("LIVE (playing): its record does not read") for p in problems)
+
+
+def test_a_match_not_counted_or_a_rating_not_its_sum_is_caught(club):
+    run_sql(club, "UPDATE club_ratings SET rating = rating + 1 WHERE player = 'key-a'")
+    assert any(p.startswith("key-a's rating") for p in broken(club, club))
+    run_sql(club, "DELETE FROM club_matches")
+    problems = broken(club, club)
+    assert any(p.startswith("DONE: finished between") for p in problems)
+    assert any(p.startswith("key-b has 1 rated matches, 0 recorded") for p in problems)
