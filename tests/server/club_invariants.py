@@ -3,9 +3,9 @@
 Random input (``random_input.py``) fails a run on what a client is shown or the club logs;
 these are the faults nobody is shown: a chip made or lost, a purse that disagrees with its
 journal, a wager never paid, a game over whose stake stays in escrow, a stored record that
-``ecarte replay`` could not read, a winner that is not the record's, a finished match not
-counted (or counted for another winner), a rating or a record that its matches do not add
-up to.
+``ecarte replay`` could not read, a finished match not archived as stored, a winner that
+is not the record's, a finished match not counted (or counted for another winner), a
+rating or a record that its matches do not add up to.
 """
 
 from __future__ import annotations
@@ -24,13 +24,17 @@ OVER = ("finished", "cancelled", "closed", "abandoned")
 """A table's or a round's status once nothing more is played there."""
 
 
-def broken(store_path: Path | str, club_path: Path | str) -> list[str]:
-    """Every invariant the club's store breaks, one line each (empty: all hold)."""
+def broken(store_path: Path | str, club_path: Path | str,
+           archive: Path | None = None) -> list[str]:
+    """Every invariant the club's store (and its ``archive`` folder) breaks, one line each
+    (empty: all hold)."""
     store = Store(store_path)
     try:
         problems, over = _records(store)
         finished = {match_id: (seats, winner) for match_id, seats, winner
                     in store.finished_ids()}
+        if archive is not None:
+            problems += _archived(store, archive, finished)
     finally:
         store.close()
     db = ClubDB(club_path)
@@ -84,6 +88,19 @@ def _records(store: Store) -> tuple[list[str], set[str]]:
             problems.append(f"{record_id}: the row's winner {winner!r} is not the record's "
                             f"{expected!r}")
     return problems, over
+
+
+def _archived(store: Store, archive: Path, finished: dict[str, object]) -> list[str]:
+    """Each finished match in the archive, as its record in the store."""
+    problems = []
+    for match_id in finished:
+        path = archive / f"{match_id}.ecn"
+        stored = store.finished_match(match_id)
+        if not path.exists():
+            problems.append(f"{match_id}: finished, not archived")
+        elif stored is None or path.read_text(encoding="utf-8") != stored.ecn:
+            problems.append(f"{match_id}: its archive is not its stored record")
+    return problems
 
 
 def _chips(ledger: Ledger, db: ClubDB, over: set[str]) -> list[str]:

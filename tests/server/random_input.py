@@ -216,7 +216,7 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                 await seat.client.close()
         if failures:
             run.failure = f"failed as the club stopped: {failures}"
-        elif problems := club_invariants.broken(*paths):
+        elif problems := club_invariants.broken(*paths, archive=data_dir / "archive"):
             run.failure = f"the store, once the club stopped: {problems}"
         elif lost := await _restarted(data_dir, config):
             run.failure = f"started again, the club lost tables {lost}: {failures}"

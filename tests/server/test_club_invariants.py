@@ -82,3 +82,16 @@ def test_a_match_not_counted_or_a_rating_not_its_sum_is_caught(club):
     problems = broken(club, club)
     assert any(p.startswith("DONE: finished between") for p in problems)
     assert any(p.startswith("key-b has 1 rated matches, 0 recorded") for p in problems)
+
+
+def test_a_finished_match_missing_from_the_archive_or_unlike_it_is_caught(club, tmp_path):
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    assert broken(club, club, archive) == ["DONE: finished, not archived"]
+    store = Store(club)
+    (archive / "DONE.ecn").write_text(store.table("DONE").ecn, encoding="utf-8")
+    store.close()
+    assert broken(club, club, archive) == []
+    with (archive / "DONE.ecn").open("a", encoding="utf-8") as f:
+        f.write("\n")
+    assert broken(club, club, archive) == ["DONE: its archive is not its stored record"]
