@@ -316,8 +316,8 @@ class House:
         self._told(lt, done)
 
     def _told(self, lt: LiveTable, done: Settlement | None) -> None:
-        """Everyone whose chips moved hears it (a void: "your chips are returned"), once per
-        node: moved here, or (while serving) first seen moved here."""
+        """Everyone whose chips moved hears it (a void: "Nothing is paid on game 1: ..."),
+        once per node: moved here, or (while serving) first seen moved here."""
         if done is not None and (not done.already or self.live):
             for cb in list(self.settlement_listeners):
                 cb(lt.code, done)

@@ -84,7 +84,7 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
-        self.restore_errors: dict[str, str] = {}  # a table left out: why its record is broken
+        self.restore_errors: dict[str, str] = {}  # a table left out: why it could not be
         # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
         # each table a player leaves lives an hour in memory, in every lobby and across
