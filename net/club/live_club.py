@@ -85,6 +85,7 @@ class Club:
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
         self.restore_errors: dict[str, str] = {}  # a table left out: why it could not be
+        self.left_out: dict[str, tuple[str | None, str | None]] = {}  # its seats, to tell
         # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
         # each table a player leaves lives an hour in memory, in every lobby and across
@@ -671,12 +672,17 @@ class Club:
             self.restore_errors[st.code] = (
                 f"its record is broken at line {exc.line}: {exc.reason}"
                 if isinstance(exc, EcnError) else str(exc))
+            self.left_out[st.code] = st.seats
             lt = self.tables.pop(st.code, None)
             for bot in lt.bots if lt is not None else ():
                 if bot is not None:
                     bot.stop()
             return False
         return True
+
+    def left_out_of(self, player_id: str) -> list[str]:
+        """The codes of the tables ``player_id`` sat at that could not be brought back."""
+        return [code for code, seats in self.left_out.items() if player_id in seats]
 
     def _restore_one(self, st: StoredTable, away: bool = True, remote: bool = False) -> None:
         options = TableOptions.from_json(st.options)

@@ -348,6 +348,10 @@ class ClubApp(ClaimKeys, EcarteApp):
                 self.notify(f"Welcome back, {player.name}: your game at table {lt.code}.")
                 self.show_table(lt, seat)
                 return
+            for code in self.club.left_out_of(player.id):
+                self.notify(f"Your game at table {code} could not be brought back when the "
+                            "server started again; its record is kept for the operator.",
+                            severity="warning", timeout=20)
         self._go(LobbyScreen())
 
     def at_table_code(self) -> str | None:

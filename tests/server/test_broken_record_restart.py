@@ -1,6 +1,7 @@
 """A table whose stored record cannot be read is left out when the club starts again: it
 used to come back without its game, waiting for an opponent with both seats taken, for
-ever, in its players' screens and the lobby (found by random input's restart check)."""
+ever, in its players' screens and the lobby (found by random input's restart check). Its
+players are told why it is gone."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ async def test_a_table_whose_record_is_broken_stays_out_of_the_club(tmp_path, ca
         assert any(why in r.getMessage() for r in caplog.records)
         seat = await Seat.connect(server.port, "ann", key=ann_key)
         screen = await seat.wait_for("No table is open yet")  # the lobby, no phantom table
-        assert "Waiting for an opponent" not in screen and "BADT" not in screen
+        assert "Waiting for an opponent" not in screen
+        await seat.wait_for("Your game at table BADT could not be")  # told why it is gone
         guest = await Seat.connect(server.port, "gus", command="watch BADT")
         await guest.wait_for("There is no table 'BADT'")
         for s in (seat, guest):
