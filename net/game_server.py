@@ -142,7 +142,7 @@ class GameServer:
             await self.club.node.open()
         self.broken = self.club.restore()
         for code in self.broken:
-            log.error("table %s could not be restored: %s", code, self.club.restore_errors[code])
+            log.error("table %s could not be restored: %s", code, self.club.left_out[code][0])
         recovery = self.house.recover(self.club.stored_round)
         if recovery.settled or recovery.voided:
             log.info("after the restart: %d games settled, %d voided",

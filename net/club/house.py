@@ -333,9 +333,10 @@ class House:
             # wagers were for a pair that no longer plays this game, so they went back
             t.opened.add(n)
             if opened.is_open:
-                self._void(lt, t, n)
-            t.closed.add(n)
-            t.settled.add(n)
+                self._void(lt, t, n)  # (closed and settled here too)
+            else:
+                t.closed.add(n)
+                t.settled.add(n)
             return
         try:
             self.ledger.open_game(gid, players, stake, lt.options.rules())

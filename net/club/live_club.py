@@ -84,8 +84,8 @@ class Club:
         # ``bot_effort`` scales the expert's search at this club's tables (``make_bot``)
         self.bot_factory = bot_factory or functools.partial(_bot_factory, effort=bot_effort)
         self.tables: dict[str, LiveTable] = {}
-        self.restore_errors: dict[str, str] = {}  # a table left out: why it could not be
-        self.left_out: dict[str, tuple[str | None, str | None]] = {}  # its seats, to tell
+        # a table not brought back: why, and its seats (whose players are told)
+        self.left_out: dict[str, tuple[str, tuple[str | None, str | None]]] = {}
         # a game its people left this long is the bot's, or closed (see ``sweep``)
         self.abandon_after = ABANDON_SECONDS
         # each table a player leaves lives an hour in memory, in every lobby and across
@@ -664,15 +664,14 @@ class Club:
                               remote: bool = False) -> bool:
         """Bring back one table; one that cannot be (its record cannot be read) stays out of
         the club (False): shown without its game, it waited for an opponent with both seats
-        taken, and for ever. Its row stays as it is, for the operator (``restore_errors``
-        says why, and the server logs it)."""
+        taken, and for ever. Its row stays as it is, for the operator (``left_out`` says
+        why, and the server logs it)."""
         try:
             self._restore_one(st, away, remote)
         except (EcnError, RulesError, ValueError) as exc:
-            self.restore_errors[st.code] = (
-                f"its record is broken at line {exc.line}: {exc.reason}"
-                if isinstance(exc, EcnError) else str(exc))
-            self.left_out[st.code] = st.seats
+            why = (f"its record is broken at line {exc.line}: {exc.reason}"
+                   if isinstance(exc, EcnError) else str(exc))
+            self.left_out[st.code] = (why, st.seats)
             lt = self.tables.pop(st.code, None)
             for bot in lt.bots if lt is not None else ():
                 if bot is not None:
@@ -682,7 +681,7 @@ class Club:
 
     def left_out_of(self, player_id: str) -> list[str]:
         """The codes of the tables ``player_id`` sat at that could not be brought back."""
-        return [code for code, seats in self.left_out.items() if player_id in seats]
+        return [code for code, (_, seats) in self.left_out.items() if player_id in seats]
 
     def _restore_one(self, st: StoredTable, away: bool = True, remote: bool = False) -> None:
         options = TableOptions.from_json(st.options)
@@ -740,7 +739,7 @@ class Club:
             if st.status in ("open", "playing"):
                 if not self._restore_or_leave_out(st, away=False, remote=True):
                     log.error("table %s could not be followed: %s", code,
-                              self.restore_errors[code])
+                              self.left_out[code][0])
                 self._lobby_changed()
             return
         if st.status in ("cancelled", "closed"):

@@ -9,26 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 
 from server_harness import Clock
 from test_club import FirstLegal
+from test_pool_forfeit import make_club as pool_club
 
 from net.club import Club, TableOptions
 from net.club.clubhouse.options import ClubOptions
 from net.club.clubhouse.purse import Settlement, game_id
-from net.club.house import House
 from net.screens.money_text import settlement_lines
-from net.store import Player, Store
+from net.store import Player
 
 ANN, BOB, GUS = (Player(f"SHA256:{n}", n) for n in ("ann", "bob", "gus"))
 
 
 def make_club(tmp_path, clock: Clock) -> Club:
-    club = Club(Store(tmp_path / "club.db"), archive_dir=tmp_path / "archive",
-                reconnect_timeout=60, clock=clock, rng=random.Random(4),
-                bot_factory=lambda level, seed: FirstLegal(), bot_delay=0)
-    club.house = House(tmp_path / "club.db")
+    """The pool tests' club, with bots that take their first legal action."""
+    club = pool_club(tmp_path, clock)
+    club.bot_factory = lambda level, seed: FirstLegal()
     return club
 
 
@@ -84,9 +82,7 @@ async def test_a_bot_in_an_absent_players_staked_seat_gives_every_chip_back(tmp_
         f"Nothing is paid on game 1: {escrow} chips back to your purse"]
     await play(table, (ann_seat,), until=lambda: len(table.match.hands_log) >= 2)
 
-    again = Club(Store(tmp_path / "club.db"), rng=random.Random(5),
-                 bot_factory=lambda level, seed: FirstLegal(), bot_delay=0)
-    again.house = House(tmp_path / "club.db")
+    again = make_club(tmp_path, Clock())
     assert again.restore() == [] and again.tables[lt.code].table is not None  # (a restart)
     for bot in again.tables[lt.code].bots:
         if bot is not None:
