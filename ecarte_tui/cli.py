@@ -30,6 +30,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
                "how busy the server is: its processes, sessions and tables, summed"),
     "players": ("net.commands.players",
                 "the club's players: find one (his key, for the block list), rename one"),
+    "tables": ("net.commands.tables",
+               "the club's unfinished tables: who, since when, chips in escrow; close one"),
 }
 
 
