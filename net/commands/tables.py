@@ -144,7 +144,8 @@ def close(target: Path | str, code: str) -> str:
             f"the club is running ({len(busy)} process{'es' if len(busy) != 1 else ''} "
             "serving or not heard from lately): a running process holds its tables and "
             "would write over the closing. Stop it first (systemctl stop ecarte): every "
-            "table comes back when it starts again")
+            "table comes back when it starts again. A process not heard from is forgotten "
+            "an hour after its last word (ecarte status names it)")
     store = Store(target)
     try:
         row = store.table(code)
