@@ -135,6 +135,14 @@ def _owner(path: Path) -> str:
         return str(path.stat().st_uid)
 
 
+# matches finished since a time: plain tables and the rounds of pool tables (each its own
+# match), found through the (status, updated) indexes (schema 13), not every finished match
+FINISHED_SINCE = (
+    "SELECT (SELECT COUNT(*) FROM tables WHERE status = 'finished' AND updated >= ? "
+    "AND code NOT IN (SELECT code FROM rounds)) + (SELECT COUNT(*) FROM rounds "
+    "WHERE status = 'finished' AND updated >= ?)")
+
+
 def _read(db: sqlite3.Connection | PgConnection, club: str, now: float) -> ClubStatus:
     processes = [Process(row, row_state(row, now)) for row in read_serving(db)]
     tables = {str(s): int(n) for s, n in db.execute(
@@ -144,10 +152,7 @@ def _read(db: sqlite3.Connection | PgConnection, club: str, now: float) -> ClubS
     players, seen = db.execute(
         "SELECT COUNT(*), COUNT(CASE WHEN last_seen >= ? THEN 1 END) FROM players",
         (since,)).fetchone() or (0, 0)
-    finished = db.execute(
-        "SELECT (SELECT COUNT(*) FROM tables WHERE status = 'finished' AND updated >= ? "
-        "AND code NOT IN (SELECT code FROM rounds)) + (SELECT COUNT(*) FROM rounds "
-        "WHERE status = 'finished' AND updated >= ?)", (since, since)).fetchone()
+    finished = db.execute(FINISHED_SINCE, (since, since)).fetchone()
     return ClubStatus(club, processes, {"playing": tables.get("playing", 0),
                                         "open": tables.get("open", 0)},
                       int(players or 0), int(seen or 0), int(finished[0] if finished else 0))

@@ -62,8 +62,14 @@ SQLITE_ONLY = frozenset({12})  # upgrades PostgreSQL's store has in another form
 
 # Upgrades of an existing file, run once each at start-up (``PRAGMA user_version`` says
 # which are done). A new file gets SCHEMA, then every upgrade, like an old one.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 UPGRADES: dict[int, str] = {
+    13: """
+    -- the matches finished in the last day (ecarte status), found without reading every
+    -- finished match (300 ms at 200,000)
+    CREATE INDEX IF NOT EXISTS tables_status_updated ON tables(status, updated);
+    CREATE INDEX IF NOT EXISTS rounds_status_updated ON rounds(status, updated);
+    """,
     12: """
     -- a name is found case-blind (a first visit, a rename, ecarte players) through an index,
     -- not by reading every player (PostgreSQL's store has its unique one: schema_ddl)
