@@ -281,8 +281,11 @@ class ExpertBot:
         two_sided: bool = TWO_SIDED,
         bid_effort: float = 1.0,
         discard_effort: float = 1.0,
+        oversample: float = 1.0,
     ) -> None:
         self.seed = 0 if seed is None else seed
+        # guesses drawn per deal searched, the likeliest kept (1: every guess searched)
+        self.oversample = oversample
         # deals for the bids / the discards only, as a multiple on top of ``effort``: to
         # measure where more deals would pay (the card play's count is ``effort``'s alone)
         self.bid_effort = bid_effort
@@ -316,7 +319,7 @@ class ExpertBot:
 
     def deals(self, view: SeatView, rng: random.Random, count: int, stock: bool) -> list[Deal]:
         """Deals consistent with the view (the oracle overrides this with the truth)."""
-        return sample_deals(knowledge_of(view), rng, count, view, stock)
+        return sample_deals(knowledge_of(view), rng, count, view, stock, self.oversample)
 
     def _rng(self, view: SeatView) -> random.Random:
         # derived from the view, so a decision depends only on what is asked, not on

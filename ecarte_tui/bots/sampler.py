@@ -174,6 +174,7 @@ def sample_deals(
     count: int,
     view: SeatView | None = None,
     with_stock: bool = True,
+    oversample: float = 1.0,
 ) -> list[Deal]:
     """``count`` deals drawn uniformly among those the hard facts allow, then weighted."""
     pool_mask = know.unseen & ~know.forbidden & ~know.required
@@ -186,13 +187,16 @@ def sample_deals(
     policy = None
     if view is not None and (view.tricks or view.trick_lead is not None):
         policy = PolicyPlay(trump, view.rules.ace_high)
-    deals = []
-    for _ in range(count):
+    drawn = max(count, round(count * oversample))
+    hands: list[tuple[int, float]] = []
+    deals: list[Deal] = []
+    for _ in range(drawn):
         opp = know.required
         for c in rng.sample(pool, need):
             opp |= 1 << c
         stock: tuple[int, ...] = ()
-        if with_stock and know.stock_size:
+        if drawn == count and with_stock and know.stock_size:
+            # drawn here, in this order, so that a seed deals as it did before resampling
             stock = _stock(know.unseen & ~opp, know, rng, keep)
         w = 1.0
         if model is not None and view is not None:
@@ -201,5 +205,41 @@ def sample_deals(
             w *= SILENT_KING
         if policy is not None and view is not None:
             w *= play_likelihood(opp, view, policy)
+        if drawn == count:
+            deals.append(Deal(opp, stock, w))
+        else:
+            hands.append((opp, w))
+    if drawn == count:
+        return deals
+    for opp, w in resampled(hands, count, rng):
+        stock = ()
+        if with_stock and know.stock_size:
+            stock = _stock(know.unseen & ~opp, know, rng, keep)
         deals.append(Deal(opp, stock, w))
     return deals
+
+
+def resampled(
+    hands: list[tuple[int, float]], count: int, rng: random.Random
+) -> list[tuple[int, float]]:
+    """``count`` of the weighted hands drawn in proportion to their weights, weight 1 each.
+
+    The search spends the same on a deal whatever its weight, so when what the opponent did
+    leaves most guesses little weight, drawing more guesses and keeping the likely ones
+    (systematic resampling) gives the search more deals that count.
+    """
+    total = sum(w for _, w in hands)
+    if total <= 0:
+        return hands[:count]
+    step = total / count
+    point = rng.random() * step
+    out: list[tuple[int, float]] = []
+    acc = 0.0
+    for opp, w in hands:
+        acc += w
+        while point < acc and len(out) < count:
+            out.append((opp, 1.0))
+            point += step
+    while len(out) < count:  # rounding left the last point past the sum
+        out.append((hands[-1][0], 1.0))
+    return out

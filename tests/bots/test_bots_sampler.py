@@ -159,3 +159,35 @@ def test_cards_kept_at_an_exchange_are_trumps_and_kings() -> None:
         d.weight * trumps_and_kings(d.opp, trump, False).bit_count() for d in deals
     ) / sum(d.weight for d in deals)
     assert mean_strong >= 3.5  # he kept four, and may have drawn more
+
+
+def test_resampling_keeps_hands_in_proportion_to_their_weights() -> None:
+    from ecarte_tui.bots.sampler import resampled
+
+    hands = [(1, 3.0), (2, 1.0), (4, 0.0), (8, 4.0)]  # weights 3 : 1 : 0 : 4 of 8
+    out = resampled(hands, 80, random.Random(5))
+    assert len(out) == 80 and all(w == 1.0 for _, w in out)
+    counts = {h: sum(1 for o, _ in out if o == h) for h, _ in hands}
+    assert counts == {1: 30, 2: 10, 4: 0, 8: 40}  # systematic: each share to within one
+
+
+def test_an_oversampled_elder_who_played_seldom_holds_the_king_of_trumps() -> None:
+    # as above, with four guesses drawn per deal kept: the deals kept are the likely ones
+    # (each of weight 1), and together they say what the weighted guesses say
+    from bots_support import hand_from
+
+    from ecarte_tui.engine import PLAY
+
+    m = hand_from("7S 8S 9S 7C 8C", None, "7H")
+    m.apply(PLAY)
+    view = seat_view(m, 1)
+    king = 1 << king_of_trumps(view.trump)
+    know = knowledge_of(view)
+    kept = sample_deals(know, random.Random(3), 400, view, True, oversample=4)
+    assert len(kept) == 400 and {d.weight for d in kept} == {1.0}
+    for d in kept[:50]:
+        assert len(d.stock) == view.stock_size and d.opp & sum(1 << x for x in d.stock) == 0
+    share = sum(1 for d in kept if d.opp & king) / len(kept)
+    assert share < 0.5 * 5 / 26
+    plain = sample_deals(know, random.Random(3), 1600, view, False)
+    assert abs(share - _weighted_share(plain, lambda opp: opp & king)) < 0.03
