@@ -139,6 +139,7 @@ class Table:
     restrict: Callable[[SeatView], SeatView] | None = None
     journal: Journal | None = None  # set when other processes share this table's log
     unwritten: bool = False  # a step applied here was refused by the store: replay the log
+    closed: str | None = None  # why the table takes no more steps (closed by the operator)
     seq: int = 0  # steps applied (the log's sequence number of the last one)
     _watchers: list[_Watch] = field(default_factory=list)
     _ready: list[bool] = field(default_factory=lambda: [False, False])
@@ -296,6 +297,8 @@ class Table:
         and the step is checked again against it: refused as usual if no longer legal. A
         deferred journal writes after this returns (the step is shown when it is written).
         """
+        if self.closed is not None:
+            raise TableError(self.closed)
         journal = self.journal
         if journal is None:
             self.apply_entry(entry)

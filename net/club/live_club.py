@@ -36,6 +36,10 @@ from net.store.postgres import first_line
 log = logging.getLogger(__name__)
 ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or closed (sweep)
 MAX_GAMES_PER_PLAYER = 5  # tables one player may be seated at, unfinished, at once
+CLOSINGS_OVERLAP = 60.0  # seconds each look for closed tables reads again (other clocks)
+TABLE_CLOSED = "this table is closed: it takes no more moves"
+CLOSED_BY_OPERATOR = ("The club's operator closed this table without a result: nothing is "
+                      "paid on it")
 
 if TYPE_CHECKING:
     from net.club.house import FinishedMatch, House, StoredRound
@@ -92,6 +96,8 @@ class Club:
         # restarts: without a bound one session could open thousands (0: no bound)
         self.max_games = MAX_GAMES_PER_PLAYER
         self._unsaved: set[str] = set()  # tables whose last change the store refused
+        # when this process last read the tables closed in the store (ecarte tables --close)
+        self._closings_read = time.time()
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
         self.round_pause = pool_tables.ROUND_PAUSE  # pool / French rule: between two rounds
@@ -310,6 +316,7 @@ class Club:
                 self._unsaved.discard(code)
             else:
                 self._save_record(lt, lt.table)
+        self.follow_closings()
         for lt in list(self.tables.values()):
             attached = any(s.sessions for s in lt.seats) or lt.watchers > 0
             if lt.finished and not attached:
@@ -365,21 +372,43 @@ class Club:
         RoundStore(self.store).abandon(lt.code)
         self._close_without_result(lt)
 
-    def _close_without_result(self, lt: LiveTable) -> None:
+    def _close_without_result(self, lt: LiveTable, stored: bool = False) -> None:
         """Closed, every chip in escrow back, let go here and on the other nodes; its
-        record stays in the store as it was."""
+        record stays in the store as it was. ``stored``: closed in the store already."""
         lt.finished = True
+        if lt.table is not None:
+            lt.table.closed = lt.closed_why or TABLE_CLOSED
         if self.house is not None:
             self.house.abandon(lt)
             self.house.forget(lt.code)
-        self.store.save_table(lt.code, status="closed")
-        self._announce(lt.code, "status")
+        if not stored:
+            self.store.save_table(lt.code, status="closed")
+            self._announce(lt.code, "status")
         for b in lt.bots:
             if b is not None:
                 b.stop()
         self.tables.pop(lt.code, None)
         lt.notify()
         self._lobby_changed()
+
+    def follow_closings(self) -> None:
+        """Let go the tables the operator closed in the store (``ecarte tables --close``,
+        run anywhere while the club runs): the players there are told, chips a move put in
+        escrow since go back, and the table takes no more moves."""
+        now = time.time()
+        # read again a minute back: the closing's time is its machine's clock
+        since = self._closings_read - CLOSINGS_OVERLAP
+        self._closings_read = now
+        for code in self.store.closed_since(since):
+            self.left_out.pop(code, None)  # (its players are no longer told it was lost)
+            lt = self.tables.get(code)
+            if lt is None or lt.finished:
+                continue
+            log.info("table %s: closed by the operator", code)
+            lt.closed_why = CLOSED_BY_OPERATOR
+            if lt.rounds is not None:
+                RoundStore(self.store).abandon(code)
+            self._close_without_result(lt, stored=True)
 
     def _start(self, lt: LiveTable, ecn: str = "", remote: bool = False) -> None:
         """The table's game; ``remote``: another node started it (and stored it)."""
@@ -745,6 +774,8 @@ class Club:
         if st.status in ("cancelled", "closed"):
             if not lt.finished:
                 lt.finished = True
+                if lt.table is not None:
+                    lt.table.closed = TABLE_CLOSED
                 for b in lt.bots:
                     if b is not None:
                         b.stop()

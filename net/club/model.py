@@ -100,6 +100,7 @@ class LiveTable:
     watchers: int = 0
     finished: bool = False
     forfeit: int | None = None  # the seat that lost by not coming back
+    closed_why: str | None = None  # closed without a result while people sat there: why
     listeners: list[Callable[[LiveTable], None]] = field(default_factory=list)
     rounds: RoundState | None = None  # pool and French-rule tables only
     rematch: Rematch | None = None  # a finished match: one player asked to play again

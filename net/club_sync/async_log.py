@@ -52,7 +52,8 @@ _APPEND = (
     "saved AS (UPDATE tables t SET ecn = s.ecn, status = s.status, "
     "winner = COALESCE(s.winner, t.winner), updated = %s "
     "FROM steps s JOIN written w ON w.code = s.code AND w.seq = s.seq "
-    "WHERE t.code = s.code AND s.ecn IS NOT NULL AND "
+    "WHERE t.code = s.code AND s.ecn IS NOT NULL AND t.status NOT IN ('closed', 'cancelled') "
+    "AND "
     "(SELECT COALESCE(MAX(l.seq), 0) FROM table_log l WHERE l.code = s.code) <= s.seq) "
     "SELECT code, seq, pg_notify(%s, %s || code) FROM written")
 

@@ -43,7 +43,7 @@ CHANGES_AFTER = ("SELECT 0, id, code, seq, entry FROM table_log WHERE id > ? "
                  "UNION ALL SELECT 1, id, code, 0, what FROM club_feed WHERE id > ? "
                  "ORDER BY 1, 2")
 SAVE_IF_CURRENT = ("UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, winner), "
-                   "updated = ? WHERE code = ? AND "
+                   "updated = ? WHERE code = ? AND status NOT IN ('closed', 'cancelled') AND "
                    "(SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?) <= ?")
 
 PRESENCE_EVERYWHERE = ("SELECT p.code, p.member, SUM(p.sessions) FROM presence p "

@@ -5,9 +5,8 @@ its row "playing" and its stakes in escrow for ever; a table of two players who 
 back lingers until the club lets it go. The operator needs to see them (who, since when,
 how many chips wait on them, whether the record reads) and a way out: closing one without
 a result, every chip in escrow going back, as the club itself closes a game both players
-left. A table is closed only while no process of the club serves: a running process holds
-its tables in memory and would write over the closing (stopping the club loses nothing:
-every table comes back when it starts again).
+left. The club may be running: a closed table's row is never written again, and every
+process lets the table go at its next sweep, telling the players there.
 """
 
 from __future__ import annotations
@@ -41,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     p.add_argument("--close", metavar="CODE",
                    help="close the unfinished table CODE without a result: every chip in "
-                        "escrow on it goes back (only while the club is stopped)")
+                        "escrow on it goes back (the club may be running: its players are "
+                        "told within five seconds)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,17 +140,11 @@ def unreadable(options: str, ecn: str) -> str:
 
 def close(target: Path | str, code: str) -> str:
     """Close the unfinished table ``code`` without a result, every chip in escrow on its
-    games back to its owner; what was done, for the operator. Refused (StatusError) while a
-    process of the club serves or may still (one not heard from lately)."""
+    games back to its owner; what was done, for the operator. The club may be running: its
+    row, once closed, is never written again, and each process lets the table go at its
+    next sweep (``Club.follow_closings``), its players told."""
     status = read_status(target, time.time())
-    busy = [p for p in status.processes if p.state != "stopped"]
-    if busy:
-        raise StatusError(
-            f"the club is running ({len(busy)} process{'es' if len(busy) != 1 else ''} "
-            "serving or not heard from lately): a running process holds its tables and "
-            "would write over the closing. Stop it first (systemctl stop ecarte): every "
-            "table comes back when it starts again. A process not heard from is forgotten "
-            "an hour after its last word (ecarte status names it)")
+    serving = len(status.serving)
     store = Store(target)
     try:
         row = store.table(code)
@@ -167,9 +161,15 @@ def close(target: Path | str, code: str) -> str:
         store.close()
     said = f"Table {code} is closed without a result; its record is kept as it was."
     if not returned:
-        return said + " No chips were in escrow on it."
-    back = ", ".join(f"{n} to {names[who]}" for who, n in sorted(returned.items()))
-    return said + f" The {sum(returned.values())} chips in escrow on it went back: {back}."
+        said += " No chips were in escrow on it."
+    else:
+        back = ", ".join(f"{n} to {names[who]}" for who, n in sorted(returned.items()))
+        said += f" The {sum(returned.values())} chips in escrow on it went back: {back}."
+    if serving:
+        said += (f"\nThe club is running: within five seconds its "
+                 f"{'process lets' if serving == 1 else f'{serving} processes let'} the table "
+                 "go, and its players are told.")
+    return said
 
 
 def _void_games(target: Path | str, code: str) -> dict[str, int]:
@@ -183,7 +183,8 @@ def _void_games(target: Path | str, code: str) -> dict[str, int]:
                 continue
             done = ledger.void(game.game_id)
             for who, n in done.credits.items():
-                returned[who] = returned.get(who, 0) + n
+                if n:  # (an unstaked game is in the ledger too, with nothing on it)
+                    returned[who] = returned.get(who, 0) + n
         return returned
     finally:
         db.close()
@@ -204,5 +205,5 @@ def report(club: str, rows: list[TableRow]) -> str:
             if r.problem:
                 lines.append(f"        cannot be brought back: {r.problem}")
                 lines.append(f"        (left out at every start: ecarte tables --close "
-                             f"{r.code}, the club stopped, gives its chips back)")
+                             f"{r.code} gives its chips back)")
     return "\n".join(lines)

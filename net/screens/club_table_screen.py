@@ -78,6 +78,24 @@ class ClaimKeys:
     """For an app whose player may claim a forfeit (the club's, the host's): the app-wide
     ``w``/``b`` keys of ``CLAIM_BINDINGS``, enabled only while there is a claim."""
 
+    def _end_shown(self) -> bool:
+        """The table ended without a move: whatever is over it goes; False if it was
+        shown already."""
+        if self._timer is not None:
+            self._timer.pause()
+        if self._forfeit_told:
+            return False
+        self._forfeit_told = True
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self.app.pop_screen()  # a screen over the table (help, talk...) is moot now
+        self.close_dialog()  # and so is the table's box (the draw, a hand's end)
+        return True
+
+    def _show_closed(self, why: str) -> None:
+        if self._end_shown():
+            self.set_banner(f"{why}. q back to the lobby", "error")
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = check_claim(self, action)  # type: ignore[arg-type]
         return super().check_action(action, parameters) if allowed is None else allowed  # type: ignore[misc]
@@ -183,6 +201,9 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         if self.following:
             return  # the leader shows the banner; brought up to date on leaving
         lt = self.lt
+        if lt.closed_why is not None:
+            self._show_closed(lt.closed_why)
+            return
         if round_screen.follow_new_round(self):
             return  # pool / French rule: this session moves to its place in the next round
         round_screen.refresh_board(self)
@@ -234,14 +255,8 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         return False
 
     def _show_forfeit(self) -> None:
-        if self._timer is not None:
-            self._timer.pause()
-        if self._forfeit_told:
+        if not self._end_shown():
             return
-        self._forfeit_told = True
-        while self.app.screen is not self and self in self.app.screen_stack:
-            self.app.pop_screen()  # a screen over the table (help, talk...) is moot now
-        self.close_dialog()  # and so is the table's box (the draw, a hand's end)
         lt = self.lt
         loser = lt.forfeit
         assert loser is not None
@@ -257,10 +272,32 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.set_banner(f"{who}: {why}. q back to the lobby", "info")
         self.refresh_bindings()
 
+    def _end_shown(self) -> bool:
+        """The table ended without a move: whatever is over it goes; False if it was
+        shown already."""
+        if self._timer is not None:
+            self._timer.pause()
+        if self._forfeit_told:
+            return False
+        self._forfeit_told = True
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self.app.pop_screen()  # a screen over the table (help, talk...) is moot now
+        self.close_dialog()  # and so is the table's box (the draw, a hand's end)
+        return True
+
+    def _show_closed(self, why: str) -> None:
+        if self._end_shown():
+            self.set_banner(f"{why}. q back to the lobby", "error")
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot",
                                                  "rematch", "resign"):
             return False  # the table is hidden ("please enlarge"): nothing acts on it blind
+        if self.lt.closed_why is not None and action in (
+                "take_seat", "wager", "take_win", "call_bot", "rematch", "resign", "hint",
+                "use_hint", "next_hand", "new_match"):
+            return False  # closed: the banner says so, and q goes back to the lobby
         if action == "take_seat":
             return round_screen.may_take_seat(self)
         if action == "rematch":

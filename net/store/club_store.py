@@ -251,6 +251,12 @@ class Player:
     name: str
 
 
+# a table's row is changed only while it is not closed: the operator closes a table while
+# the club runs (ecarte tables --close), and a move made before its process lets the table
+# go must not bring the row back
+STILL_OPEN = "status NOT IN ('closed', 'cancelled')"
+
+
 @dataclass(frozen=True, slots=True)
 class StoredTable:
     code: str
@@ -493,8 +499,18 @@ class Store:
         if winner is not None:
             sets.append("winner = ?")
             args.append(winner)
-        with self._tx() as db:
-            db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE code = ?", (*args, code))
+        with self._tx() as db:  # (a table closed stays closed, its record as it was then)
+            db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE code = ? AND {STILL_OPEN}",
+                       (*args, code))
+
+    def closed_since(self, epoch: float) -> list[str]:
+        """The codes of the tables closed at or after ``epoch`` (through the (status,
+        updated) index: a look every few seconds)."""
+        since = datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
+        with self._lock:
+            rows = self._db.execute("SELECT code FROM tables WHERE status = 'closed' AND "
+                                    "updated >= ?", (since,)).fetchall()
+        return [str(r[0]) for r in rows]
 
     def table(self, code: str) -> StoredTable | None:
         rows = self._tables("WHERE code = ?", (code,))
@@ -584,7 +600,7 @@ class RoundStore:
                 "winner, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(record_id) DO "
                 "UPDATE SET seat_a = excluded.seat_a, seat_b = excluded.seat_b, "
                 "ecn = excluded.ecn, status = excluded.status, winner = excluded.winner, "
-                "updated = excluded.updated",
+                "updated = excluded.updated WHERE rounds.status != 'abandoned'",
                 (r.record_id, r.code, r.number, *r.seats, r.ecn, r.status, r.winner, _now()),
             )
             if state is not None:

@@ -8,19 +8,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 
 import pytest
-from server_harness import Seat, club_server, generous_limits, new_key
+from server_harness import (
+    Seat,
+    club_server,
+    first_visit,
+    generous_limits,
+    new_key,
+    open_table,
+    registered_pair,
+)
 
 from ecarte_tui.cli import main
 from ecarte_tui.engine.rules import PRESETS
 from net.club.clubhouse.purse import STARTING_PURSE, Ledger
-from net.commands.status import StatusError
 from net.commands.tables import close, table_of, unfinished
 from net.store.club_store import Store
 from net.store.ledger_db import ClubDB
-from net.store.serving import Serving, ServingRow
 
 BROKEN = "hand\ndealer Q\n"
 ANN, BOB, CAL = "SHA256:ann", "SHA256:bob", "SHA256:cal"
@@ -127,49 +132,132 @@ def test_table_of_a_ledger_game():
     assert [table_of(g) for g in ("KJWY/2", "KJWY.3/1", "KJWY/12")] == ["KJWY"] * 3
 
 
-async def test_a_running_club_keeps_its_tables_and_a_closed_one_stays_closed(tmp_path, caplog):
-    """Refused while the club serves (ann is told that her table was left out); closed once
-    it is stopped, the table is not brought back at the next start (nothing logged), and
-    ann is no longer told it was lost."""
+async def test_a_table_left_out_is_closed_while_the_club_runs(tmp_path, caplog):
+    """ann is told her table was left out; closed while the club runs, the next sweep
+    forgets it (she is no longer told), and the next start does not try it again."""
     ann_key = new_key()
     target = tmp_path / "club.db"
     _club(target, ann=ann_key.get_fingerprint("sha256"))
     caplog.set_level(logging.ERROR, logger="net.game_server")
     async with club_server(tmp_path, limits=generous_limits()) as server:
         assert server.broken == ["BADT"]
-        with pytest.raises(StatusError, match="the club is running"):
-            await asyncio.to_thread(close, target, "BADT")
-        assert "OPEN" in server.club.tables
         seat = await Seat.connect(server.port, "ann", key=ann_key)
-        await seat.wait_for("Your game at table BADT could not be")  # (as the test below)
+        await seat.wait_for("Your game at table BADT could not be")
         await seat.client.close()
-    assert {r.code for r in unfinished(target)} == {"BADT", "OPEN"}
-    assert await asyncio.to_thread(close, target, "BADT")
-    caplog.clear()
-    async with club_server(tmp_path, limits=generous_limits()) as server:
-        assert server.broken == [] and "BADT" not in server.club.tables
-        assert "OPEN" in server.club.tables
-        assert not [r for r in caplog.records if "BADT" in r.getMessage()]
-        assert server.club.left_out == {}
+        said = await asyncio.to_thread(close, target, "BADT")
+        assert "The club is running: within five seconds its process lets" in said
+        server.club.sweep()  # (the server's own sweep does it within five seconds)
+        assert "BADT" not in server.club.left_out and "OPEN" in server.club.tables
         seat = await Seat.connect(server.port, "ann", key=ann_key)
         await seat.wait_for("OPEN")  # the lobby, dan's table in it
         await seat.quiet(gap=0.5)  # (the word of a lost table comes with the lobby)
         assert "could not be" not in seat.text()
         await seat.client.close()
+    assert [r.code for r in unfinished(target)] == ["OPEN"]
+    caplog.clear()
+    async with club_server(tmp_path, limits=generous_limits()) as server:
+        assert server.broken == [] and "BADT" not in server.club.tables
+        assert not [r for r in caplog.records if "BADT" in r.getMessage()]
 
 
-def test_closing_is_refused_while_a_process_may_still_serve(club_db_target, capsys):
-    """A process on another machine not heard from lately (stuck, or cut off from the
-    database) may still hold the table: the closing waits for it to be gone."""
-    _club(club_db_target)
-    now = time.time()
-    store = Store(club_db_target)
+async def test_a_table_in_play_is_closed_while_its_players_sit_there(tmp_path):
+    """Both players see why their game ended, take no more moves there, and the table's row
+    keeps the record as it was when it was closed."""
+    keys = {"anna": new_key(), "ben": new_key()}
+    async with club_server(tmp_path) as server:
+        anna, ben, code = await registered_pair(server.port, keys)
+        for seat in (anna, ben):
+            await seat.wait_for("drew the higher card")
+        said = await asyncio.to_thread(close, tmp_path / "club.db", code)
+        assert f"Table {code} is closed without a result" in said
+        for seat in (anna, ben):
+            await seat.wait_for("operator closed this table without a result", timeout=30)
+        assert code not in server.club.tables
+        row = server.club.store.table(code)
+        assert row is not None and row.status == "closed"
+        for seat in (anna, ben):
+            seat.press(b"\r")  # (the draw's box, had it stayed, would choose the dealer)
+            await seat.quiet()
+        assert server.club.store.table(code) == row  # nothing written over it
+        anna.press(b"q")
+        await anna.wait_for("C L U B")
+        for seat in (anna, ben):
+            await seat.close()
+    async with club_server(tmp_path) as again:
+        assert code not in again.club.tables
+
+
+async def test_a_staked_game_closed_while_it_is_played_gives_every_chip_back(tmp_path):
+    """The stakes and a watcher's wager go back and everyone whose chips moved is told; a
+    move made before the sweep is not written over the closed row, and none is taken
+    after it."""
+    from server_harness import Clock
+    from test_bot_takes_a_staked_seat import ANN as ANNA
+    from test_bot_takes_a_staked_seat import BOB as BEN
+    from test_bot_takes_a_staked_seat import GUS, make_club, play
+
+    from ecarte_tui.table import TableError
+    from net.club import TableOptions
+    from net.club.clubhouse.options import ClubOptions
+    from net.club.clubhouse.purse import Settlement, game_id
+
+    club = make_club(tmp_path, Clock())
+    lt, a = club.create(ANNA, TableOptions("classic", club=ClubOptions(stake=5)))
+    _, b = club.sit(lt.code, BEN)
+    for seat in (a, b):
+        club.connected(lt, seat)
+    house, table = club.house, lt.table
+    assert house is not None and table is not None
+    house.live = True  # (serving: a settlement first seen here is told here)
+    told: list[Settlement] = []
+    house.settlement_listeners.append(lambda _code, settlement: told.append(settlement))
+    house.place_wager(lt, GUS.id, b, 40)
+    first = game_id(lt.record_id, 1)
+    await play(table, (a, b), until=lambda: house.ledger.game(first).status == "playing")
+
+    said = await asyncio.to_thread(close, tmp_path / "club.db", lt.code)
+    # (players the store never registered are named by their key)
+    assert "chips in escrow on it went back" in said and f"40 to {GUS.id}" in said
+    row = club.store.table(lt.code)
+    assert row is not None and row.status == "closed"
+    seat = table.match.to_move
+    if seat is not None:  # a move before the process lets the table go: not stored
+        table.submit(seat, sorted(table.match.legal_actions(seat), key=str)[0])
+    assert club.store.table(lt.code) == row
+    club.sweep()
+    assert lt.code not in club.tables and lt.finished
+    assert lt.closed_why is not None and "operator closed" in lt.closed_why
+    assert {s.game_id for s in told} == {first} and told[0].winner is None
+    assert {house.ledger.purse(p) for p in (ANNA.id, BEN.id, GUS.id)} == {STARTING_PURSE}
+    assert house.ledger.escrow_total() == 0
+    seat = table.match.to_move if table.match.to_move is not None else 0
     try:
-        Serving(store).say(ServingRow("far:78", "far", "another-machine", 78, 2222, "0.1.0",
-                                      now - 900, now - 600, 1, 0, 0))
-    finally:
-        store.close()
-    before = (unfinished(club_db_target), _purses(club_db_target))
-    code, _, err = _cli(capsys, club_db_target, "--close", "BADT")
-    assert code == 1 and "the club is running (1 process serving or not heard from" in err
-    assert (unfinished(club_db_target), _purses(club_db_target)) == before
+        table.submit(seat, sorted(table.match.legal_actions(seat), key=str)[0])
+    except TableError as e:
+        assert "closed" in str(e)
+    else:
+        raise AssertionError("a move was taken at a closed table")
+
+
+async def test_a_table_closed_reaches_every_machine_of_the_club(tmp_path, postgres_url):
+    keys = {"anna": new_key(), "ben": new_key()}
+    async with club_server(tmp_path / "one", store=postgres_url, shared=True) as one, \
+            club_server(tmp_path / "two", store=postgres_url, shared=True) as two:
+        anna = await first_visit(one.port, "anna", keys["anna"], seed=1)
+        code = await open_table(anna)
+        ben = await first_visit(two.port, "ben", keys["ben"], seed=2, command=f"join {code}")
+        for seat in (anna, ben):
+            await seat.wait_for("drew the higher card")
+        said = await asyncio.to_thread(close, postgres_url, code)
+        assert "No chips were in escrow on it.\nThe club is running: within five" in said
+        for seat in (anna, ben):
+            await seat.wait_for("operator closed this table without a result", timeout=30)
+        assert code not in one.club.tables and code not in two.club.tables
+        for seat in (anna, ben):
+            seat.press(b"\r")
+            await seat.quiet()
+        row = one.club.store.table(code)
+        assert row is not None and row.status == "closed"
+        for seat in (anna, ben):
+            await seat.close()
+    assert code not in [r.code for r in unfinished(postgres_url)]
