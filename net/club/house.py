@@ -358,10 +358,15 @@ class House:
     def _settle(self, lt: LiveTable, t: _Tracked, n: int, winner: str,
                 score: tuple[int, int]) -> None:
         done: Settlement | None = None
+        gid = game_id(lt.record_id, n)
         try:
-            done = self.ledger.settle(game_id(lt.record_id, n), winner, score)
+            done = self.ledger.settle(gid, winner, score)
         except LedgerError:
-            log.exception("settling %s/%s", lt.record_id, n)
+            voided = self.ledger.game(gid)
+            if voided is not None and voided.status == "void":  # the table was closed
+                log.info("game %s ended after its table was closed: not settled", gid)
+            else:
+                log.exception("settling %s/%s", lt.record_id, n)
         t.settled.add(n)
         t.closed.add(n)
         self._tell(lt.code, "settled")

@@ -600,7 +600,7 @@ class RoundStore:
                 "winner, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(record_id) DO "
                 "UPDATE SET seat_a = excluded.seat_a, seat_b = excluded.seat_b, "
                 "ecn = excluded.ecn, status = excluded.status, winner = excluded.winner, "
-                "updated = excluded.updated WHERE rounds.status != 'abandoned'",
+                "updated = excluded.updated",
                 (r.record_id, r.code, r.number, *r.seats, r.ecn, r.status, r.winner, _now()),
             )
             if state is not None:

@@ -261,3 +261,31 @@ async def test_a_table_closed_reaches_every_machine_of_the_club(tmp_path, postgr
         for seat in (anna, ben):
             await seat.close()
     assert code not in [r.code for r in unfinished(postgres_url)]
+
+
+async def test_a_pool_closed_while_it_runs_abandons_its_round_and_gives_the_stakes_back(
+        tmp_path):
+    from server_harness import Clock
+    from test_bot_takes_a_staked_seat import play
+    from test_pool_forfeit import make_club, pool_of_three
+
+    from net.store import RoundStore
+
+    club = make_club(tmp_path, Clock())
+    lt = pool_of_three(club, stake=1)
+    house = club.house
+    assert house is not None and house.ledger.escrow_total() > 0  # the round's stakes
+    table = lt.table
+    assert table is not None
+    await play(table, (0, 1), until=lambda: table.match.to_move is not None)
+    said = close(tmp_path / "club.db", lt.code)
+    assert "chips in escrow on it went back" in said
+    seat = table.match.to_move
+    assert seat is not None  # a move before the sweep writes the round: abandoned again
+    table.submit(seat, sorted(table.match.legal_actions(seat), key=str)[0])
+    club.sweep()
+    assert lt.code not in club.tables and lt.closed_why is not None
+    assert [r.status for r in RoundStore(club.store).rounds_of(lt.code)] == ["abandoned"]
+    assert house.ledger.escrow_total() == 0
+    assert {house.ledger.purse(p) for p in ("SHA256:ann", "SHA256:bob", "SHA256:cleo")} == {
+        STARTING_PURSE}
