@@ -16,7 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
-from ecarte_tui.table import TableError
+from ecarte_tui.table import TableError, Update
+from ecarte_tui.ui.narration import Prompt
 from ecarte_tui.ui.screens.ask import AskScreen
 from ecarte_tui.ui.screens.table import GAME_ACTIONS, TableChanged
 from ecarte_tui.ui.widgets.felt import Look
@@ -78,6 +79,11 @@ class ClaimKeys:
     """For an app whose player may claim a forfeit (the club's, the host's): the app-wide
     ``w``/``b`` keys of ``CLAIM_BINDINGS``, enabled only while there is a claim."""
 
+    def _prompt_of(self, u: Update) -> Prompt:
+        if self.lt.closed_why is not None:  # (not a decision any more: why, and the way out)
+            return Prompt(f"{self.lt.closed_why}.", "q back to the lobby")
+        return super()._prompt_of(u)
+
     def _end_shown(self) -> bool:
         """The table ended without a move: whatever is over it goes; False if it was
         shown already."""
@@ -94,6 +100,9 @@ class ClaimKeys:
     def _show_closed(self, why: str) -> None:
         if self._end_shown():
             self.set_banner(f"{why}. q back to the lobby", "error")
+            self._prompt_memo = None  # (the prompt made before the closing is moot)
+            if not self.following:
+                self.redraw()
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -272,6 +281,11 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
         self.set_banner(f"{who}: {why}. q back to the lobby", "info")
         self.refresh_bindings()
 
+    def _prompt_of(self, u: Update) -> Prompt:
+        if self.lt.closed_why is not None:  # (not a decision any more: why, and the way out)
+            return Prompt(f"{self.lt.closed_why}.", "q back to the lobby")
+        return super()._prompt_of(u)
+
     def _end_shown(self) -> bool:
         """The table ended without a move: whatever is over it goes; False if it was
         shown already."""
@@ -288,15 +302,18 @@ class ClubTableScreen(TalkControls):  # TableScreen + table talk and the gallery
     def _show_closed(self, why: str) -> None:
         if self._end_shown():
             self.set_banner(f"{why}. q back to the lobby", "error")
+            self._prompt_memo = None  # (the prompt made before the closing is moot)
+            if not self.following:
+                self.redraw()
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.hidden_by_size and action in ("take_seat", "wager", "take_win", "call_bot",
                                                  "rematch", "resign"):
             return False  # the table is hidden ("please enlarge"): nothing acts on it blind
-        if self.lt.closed_why is not None and action in (
-                "take_seat", "wager", "take_win", "call_bot", "rematch", "resign", "hint",
-                "use_hint", "next_hand", "new_match"):
+        if self.lt.closed_why is not None and (action in GAME_ACTIONS or action in (
+                "take_seat", "wager", "take_win", "call_bot", "rematch", "resign",
+                "new_match", "dialog_key", "dialog_focus")):
             return False  # closed: the banner says so, and q goes back to the lobby
         if action == "take_seat":
             return round_screen.may_take_seat(self)

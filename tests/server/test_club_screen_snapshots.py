@@ -170,3 +170,24 @@ def test_settings_kept_with_the_key(snap_compare, tmp_path, size):
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=settings)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_a_table_closed_by_the_operator(snap_compare, tmp_path, size):
+    """ben at his table against the bot when the operator closes it (ecarte tables
+    --close): why, in the banner and the prompt, and only q left to press."""
+    from net.commands.tables import close
+
+    ctx = club_context(tmp_path, tables=True)
+    code = next(lt.code for lt in ctx.club.tables.values() if lt.seats[1].is_bot)
+    info = SessionInfo("visitor", "SHA256:ben", "192.0.2.7", "xterm-256color", size,
+                       f"join {code}")
+
+    async def closed(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        close(tmp_path / "club.db", code)
+        ctx.club.sweep()
+        await settle(pilot)
+        assert "operator closed" in str(pilot.app.screen.current_prompt().text)
+
+    assert snap_compare(ClubApp(ctx, info), terminal_size=size, run_before=closed)
