@@ -3,12 +3,13 @@ error in the server's log, found by random input against a club
 (tests/server/random_input.py): two in a terminal a few cells wide or high, a size an SSH
 client may send; the command palette's search starting or finishing as its session closed; a
 scroll still animated after its screen closed; a dialog answered when it was no longer in
-front (two Enters in one read). Until Textual checks for them, each is answered as Textual
+front (two Enters in one read); a click on a widget taken down in the same read. Until
+Textual checks for them, each is answered as Textual
 answers the case next to it. They patch private names (``OptionList._move_page``,
 ``textual.content.divide_line``, ``CommandPalette._watch__list_visible``,
-``CommandPalette._gather_commands``), ``Widget``'s scrollbar properties and
-``Screen.dismiss``: textual is pinned to 8.2, and ``apply_textual_guards`` says when a name
-it expects is not there.
+``CommandPalette._gather_commands``), ``Widget``'s scrollbar properties,
+``Screen.dismiss`` and ``Screen.get_widget_and_offset_at``: textual is pinned to 8.2, and
+``apply_textual_guards`` says when a name it expects is not there.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual import content as _content
 from textual import work
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
+from textual.geometry import Offset
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
@@ -30,6 +32,7 @@ _textual_gather = getattr(CommandPalette._gather_commands, "__wrapped__", None)
 _textual_vertical_bar = Widget.vertical_scrollbar
 _textual_horizontal_bar = Widget.horizontal_scrollbar
 _textual_dismiss = Screen.dismiss
+_textual_widget_at = Screen.get_widget_and_offset_at
 _applied = False
 
 
@@ -101,6 +104,19 @@ def _dismiss(self: Screen[object], result: object = None) -> AwaitComplete:
     return _textual_dismiss(self, result)
 
 
+def _widget_and_offset_at(self: Screen[object], x: int, y: int
+                          ) -> tuple[Widget | None, Offset | None]:
+    """A click (a drag) on a widget taken down since the screen was last laid out (a
+    notification gone, a box closed, in the same read as the click) found it in the last
+    layout, with no parent: the text selection took its parent's region, AttributeError,
+    and the session ended. A widget no longer in the screen is no widget there, as in a gap
+    between widgets."""
+    widget, offset = _textual_widget_at(self, x, y)
+    if widget is not None and widget.parent is None and not isinstance(widget, Screen):
+        return None, None
+    return widget, offset
+
+
 def apply_textual_guards() -> None:
     """Once per process; every app of this project calls it when its module is loaded."""
     global _applied
@@ -116,6 +132,7 @@ def apply_textual_guards() -> None:
     CommandPalette._watch__list_visible = _watch__list_visible  # type: ignore[method-assign]
     CommandPalette._gather_commands = _gather_commands  # type: ignore[method-assign]
     Screen.dismiss = _dismiss  # type: ignore[assignment]
+    Screen.get_widget_and_offset_at = _widget_and_offset_at  # type: ignore[method-assign]
     Widget.vertical_scrollbar = _bar_of(_textual_vertical_bar, True)  # type: ignore[method-assign]
     Widget.horizontal_scrollbar = _bar_of(_textual_horizontal_bar, False)  # type: ignore[method-assign]
     _content.divide_line = _divide_line  # type: ignore[attr-defined]

@@ -166,3 +166,28 @@ async def test_a_dialog_answered_under_another_screen_closes_neither():
         await pilot.pause()
         assert answers == ["ABCD"] and isinstance(app.screen, HomeScreen)
         assert app.is_running
+
+
+@run
+async def test_a_click_on_a_widget_gone_in_the_same_read_is_a_click_on_nothing():
+    """A click on a widget taken down since the last layout (a notification timed out or a
+    box closed, in the same read as the click): Textual's text selection asked its parent
+    for a region and it had none (AttributeError: the session ended; random input against a
+    club, seed 1115)."""
+    from textual.widgets import Label
+
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        home = app.screen
+        label = home.query(Label).first()
+        x, y = label.region.x + 1, label.region.y
+        await label.remove()  # (the layout still has it where it was)
+        assert label.parent is None
+        click = events.MouseDown(None, x, y, 0, 0, 1, False, False, False, screen_x=x,
+                                 screen_y=y)
+        home._forward_event(click)  # (as the app forwards a click to its screen)
+        assert home.get_widget_and_offset_at(x, y) == (None, None)
+        await pilot.pause()
+        assert app.is_running and app.screen is home
+    assert app.return_code in (None, 0)
