@@ -5,7 +5,8 @@ a table with club options drawn at random (a pool, the French rule, a stake), an
 each sending keys (most often those that move a game on, so that matches end), mouse
 clicks and window sizes, a few cells to 200 columns, a key now and then twice in one read,
 and now and then cut off and coming back; now and then a node stops (as for an upgrade)
-and starts again, its clients coming back to any node. A run fails when a served app
+and starts again, its clients coming back to any node (and, with ``--closings``, the
+operator closes a table now and then). A run fails when a served app
 fails, a client is shown the session's "internal error", or the club logs an error; and,
 once the club has stopped, when its store breaks an invariant (``club_invariants``: chips
 conserved, every record readable and naming its winner, every finished game settled) or
@@ -81,6 +82,10 @@ RESTARTS = 0.002
 """The chance, after each input, that a node stops, as for an upgrade (its sessions told
 why), and starts again on the same store: its clients come back to any node, and find
 their tables as the store kept them."""
+CLOSINGS = 0.0
+"""The chance, after each input, that the operator closes one of the club's unfinished
+tables (``ecarte tables --close``), while it runs: its players are told and go on
+elsewhere; its chips go back (the store's checks at the end)."""
 TWICE = 0.05
 """The chance that a key is sent twice in one write, as a key held down is: the second
 reaches a dialog after the first has acted and closed it."""
@@ -164,7 +169,7 @@ async def _seat_everyone(servers: list[GameServer], rng: random.Random, seed: in
 
 async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                    store: str | None = None, play: float = PLAY,
-                   restarts: float = RESTARTS) -> Run:
+                   restarts: float = RESTARTS, closings: float = CLOSINGS) -> Run:
     """Play ``steps`` random inputs against a new club in ``data_dir``: one process, or
     ``nodes`` serving one club (SQLite in ``data_dir``, or the PostgreSQL of ``store``), the
     clients spread over them and coming back to any, as behind HAProxy."""
@@ -194,6 +199,9 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
                     run.failure = f"failed (shown to {told or 'nobody yet'}): {failures}"
                     run.screens = {s.name: s.text() for s in seats}
                     return run
+                if rng.random() < closings:
+                    closed = await _close_one(store or paths[0], rng)
+                    run.inputs.append(("operator", f"closed {closed}"))
                 stopped = None
                 if rng.random() < restarts:  # (its sessions told; they come back to any)
                     k = rng.randrange(nodes)
@@ -224,6 +232,19 @@ async def one_seed(data_dir: Path, seed: int, steps: int, nodes: int = 1,
             run.failure = f"failed as the club started again: {failures}"
     run.finished = club_invariants.finished(*paths)
     return run
+
+
+async def _close_one(target: Path | str, rng: random.Random) -> str | None:
+    """The operator closes one of the club's unfinished tables, as ``ecarte tables --close``
+    does from another process; its code (None: there was none)."""
+    from net.commands.tables import close, unfinished
+
+    codes = sorted(r.code for r in await asyncio.to_thread(unfinished, target))
+    if not codes:
+        return None
+    code = rng.choice(codes)
+    await asyncio.to_thread(close, target, code)
+    return code
 
 
 async def _restarted(data_dir: Path, config: dict[str, object]) -> list[str]:
@@ -292,6 +313,9 @@ def main() -> int:
                         help="the share of inputs that move a game on (0 to 1)")
     parser.add_argument("--restarts", type=float, default=RESTARTS,
                         help="the chance, after each input, that a node stops and starts")
+    parser.add_argument("--closings", type=float, default=CLOSINGS,
+                        help="the chance, after each input, that the operator closes one "
+                             "of the club's unfinished tables")
     args = parser.parse_args()
     failed = 0
     for seed in _seeds(args.seeds):
@@ -302,7 +326,7 @@ def main() -> int:
             store = pg_cluster.fresh_database(store)
         with tempfile.TemporaryDirectory() as folder:
             run = asyncio.run(one_seed(Path(folder), seed, args.steps, args.nodes, store,
-                                       args.play, args.restarts))
+                                       args.play, args.restarts, args.closings))
         print(run.report(), flush=True)
         failed += run.failure is not None
     return 1 if failed else 0
