@@ -36,7 +36,6 @@ from net.store.postgres import first_line
 log = logging.getLogger(__name__)
 ABANDON_SECONDS = 3600.0  # a game its people left this long: the bot's, or closed (sweep)
 MAX_GAMES_PER_PLAYER = 5  # tables one player may be seated at, unfinished, at once
-CLOSINGS_OVERLAP = 60.0  # seconds each look for closed tables reads again (other clocks)
 TABLE_CLOSED = "this table is closed: it takes no more moves"
 CLOSED_BY_OPERATOR = ("The club's operator closed this table without a result: nothing is "
                       "paid on it")
@@ -96,8 +95,6 @@ class Club:
         # restarts: without a bound one session could open thousands (0: no bound)
         self.max_games = MAX_GAMES_PER_PLAYER
         self._unsaved: set[str] = set()  # tables whose last change the store refused
-        # when this process last read the tables closed in the store (ecarte tables --close)
-        self._closings_read = time.time()
         self.lobby_listeners: list[Callable[[], None]] = []
         self.house: House | None = None  # purses, ratings, talk (set by the server)
         self.round_pause = pool_tables.ROUND_PAUSE  # pool / French rule: between two rounds
@@ -395,11 +392,8 @@ class Club:
         """Let go the tables the operator closed in the store (``ecarte tables --close``,
         run anywhere while the club runs): the players there are told, chips a move put in
         escrow since go back, and the table takes no more moves."""
-        now = time.time()
-        # read again a minute back: the closing's time is its machine's clock
-        since = self._closings_read - CLOSINGS_OVERLAP
-        self._closings_read = now
-        for code in self.store.closed_since(since):
+        held = [code for code, lt in self.tables.items() if not lt.finished]
+        for code in self.store.closed_among(held + list(self.left_out)):
             self.left_out.pop(code, None)  # (its players are no longer told it was lost)
             lt = self.tables.get(code)
             if lt is None or lt.finished:

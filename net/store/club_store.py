@@ -503,14 +503,18 @@ class Store:
             db.execute(f"UPDATE tables SET {', '.join(sets)} WHERE code = ? AND {STILL_OPEN}",
                        (*args, code))
 
-    def closed_since(self, epoch: float) -> list[str]:
-        """The codes of the tables closed at or after ``epoch`` (through the (status,
-        updated) index: a look every few seconds)."""
-        since = datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
-        with self._lock:
-            rows = self._db.execute("SELECT code FROM tables WHERE status = 'closed' AND "
-                                    "updated >= ?", (since,)).fetchall()
-        return [str(r[0]) for r in rows]
+    def closed_among(self, codes: list[str]) -> list[str]:
+        """Those of ``codes`` whose tables are closed (a look every few seconds at the
+        tables a process holds, by their keys)."""
+        out: list[str] = []
+        for i in range(0, len(codes), 500):
+            chunk = codes[i:i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            with self._lock:
+                rows = self._db.execute(f"SELECT code FROM tables WHERE status = 'closed' "
+                                        f"AND code IN ({marks})", tuple(chunk)).fetchall()
+            out += [str(r[0]) for r in rows]
+        return out
 
     def table(self, code: str) -> StoredTable | None:
         rows = self._tables("WHERE code = ?", (code,))
