@@ -247,6 +247,8 @@ async def serve(args: argparse.Namespace) -> int:
         "summed)",
         f"players:              `{status_command(config, 'players')}` (who is behind a "
         "name, and his key; --rename NAME NEW)",
+        f"tables:               `{status_command(config, 'tables')}` (the unfinished ones "
+        "and the chips on them; --close CODE)",
         f"data:                 {config.data_dir} (finished games in archive/: "
         "`ecarte replay FILE`; a backup while it runs: `ecarte backup`)",
     ]

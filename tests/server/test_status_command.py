@@ -183,6 +183,11 @@ async def test_the_banners_status_command_sums_the_workers_and_names_one_killed(
         assert command == f"ecarte status --data-dir {tmp_path / 'data'}"
         players = banner.split("players:", 1)[1].split("`")[1]
         assert players == f"ecarte players --data-dir {tmp_path / 'data'}"
+        tables = banner.split("\ntables:", 1)[1].split("`")[1]
+        assert tables == f"ecarte tables --data-dir {tmp_path / 'data'}"
+        listed = subprocess.run([sys.executable, "-m", "ecarte_tui", *tables.split()[1:]],
+                                capture_output=True, text=True, cwd=REPO, check=False)
+        assert listed.returncode == 0 and "0 unfinished tables" in listed.stdout
         gus = await Seat.connect(server.port, "gus")
         await gus.wait_for("C L U B")
 
