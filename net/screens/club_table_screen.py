@@ -79,32 +79,6 @@ class ClaimKeys:
     """For an app whose player may claim a forfeit (the club's, the host's): the app-wide
     ``w``/``b`` keys of ``CLAIM_BINDINGS``, enabled only while there is a claim."""
 
-    def _prompt_of(self, u: Update) -> Prompt:
-        if self.lt.closed_why is not None:  # (not a decision any more: why, and the way out)
-            return Prompt(f"{self.lt.closed_why}.", "q back to the lobby")
-        return super()._prompt_of(u)
-
-    def _end_shown(self) -> bool:
-        """The table ended without a move: whatever is over it goes; False if it was
-        shown already."""
-        if self._timer is not None:
-            self._timer.pause()
-        if self._forfeit_told:
-            return False
-        self._forfeit_told = True
-        while self.app.screen is not self and self in self.app.screen_stack:
-            self.app.pop_screen()  # a screen over the table (help, talk...) is moot now
-        self.close_dialog()  # and so is the table's box (the draw, a hand's end)
-        return True
-
-    def _show_closed(self, why: str) -> None:
-        if self._end_shown():
-            self.set_banner(f"{why}. q back to the lobby", "error")
-            self._prompt_memo = None  # (the prompt made before the closing is moot)
-            if not self.following:
-                self.redraw()
-            self.refresh_bindings()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         allowed = check_claim(self, action)  # type: ignore[arg-type]
         return super().check_action(action, parameters) if allowed is None else allowed  # type: ignore[misc]
