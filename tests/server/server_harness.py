@@ -237,12 +237,15 @@ async def first_visit(port: int, name: str, key: asyncssh.SSHKey, **kwargs: Any)
     return seat
 
 
-async def registered_pair(port: int, keys: dict[str, asyncssh.SSHKey]) -> tuple[Seat, Seat, str]:
+async def registered_pair(port: int, keys: dict[str, asyncssh.SSHKey],
+                          ben_port: int | None = None) -> tuple[Seat, Seat, str]:
     """anna (first visit: takes her name) opens a table and ben joins it by its code; both
-    connect with their keys in ``keys``. Returns the two seats and the table's code."""
+    connect with their keys in ``keys``, ben to ``ben_port`` if given (another node of the
+    club). Returns the two seats and the table's code."""
     anna = await first_visit(port, "anna", keys["anna"], seed=1)
     code = await open_table(anna)
-    ben = await first_visit(port, "ben", keys["ben"], seed=2, command=f"join {code}")
+    ben = await first_visit(ben_port or port, "ben", keys["ben"], seed=2,
+                            command=f"join {code}")
     return anna, ben, code
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from server_harness import Seat, club_server, first_visit, new_key, open_table, registered_pair
+from server_harness import Seat, club_server, first_visit, new_key, registered_pair
 
 from ecarte_tui.cli import main
 from net.commands.players import find_players, rename
@@ -147,9 +147,7 @@ async def test_a_rename_reaches_every_machine_of_the_club(tmp_path, postgres_url
     keys = {"anna": new_key(), "ben": new_key()}
     async with club_server(tmp_path / "one", store=postgres_url, shared=True) as one, \
             club_server(tmp_path / "two", store=postgres_url, shared=True) as two:
-        anna = await first_visit(one.port, "anna", keys["anna"], seed=1)
-        code = await open_table(anna)
-        ben = await first_visit(two.port, "ben", keys["ben"], seed=2, command=f"join {code}")
+        anna, ben, code = await registered_pair(one.port, keys, two.port)
         await ben.wait_for("drew the higher card")
         rename(postgres_url, "ben", "benedict")
         assert one.follow_renames() == 0 and two.follow_renames() == 1

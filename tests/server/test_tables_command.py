@@ -13,10 +13,8 @@ import pytest
 from server_harness import (
     Seat,
     club_server,
-    first_visit,
     generous_limits,
     new_key,
-    open_table,
     registered_pair,
 )
 
@@ -243,9 +241,7 @@ async def test_a_table_closed_reaches_every_machine_of_the_club(tmp_path, postgr
     keys = {"anna": new_key(), "ben": new_key()}
     async with club_server(tmp_path / "one", store=postgres_url, shared=True) as one, \
             club_server(tmp_path / "two", store=postgres_url, shared=True) as two:
-        anna = await first_visit(one.port, "anna", keys["anna"], seed=1)
-        code = await open_table(anna)
-        ben = await first_visit(two.port, "ben", keys["ben"], seed=2, command=f"join {code}")
+        anna, ben, code = await registered_pair(one.port, keys, two.port)
         for seat in (anna, ben):
             await seat.wait_for("drew the higher card")
         said = await asyncio.to_thread(close, postgres_url, code)
