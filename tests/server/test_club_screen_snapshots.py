@@ -139,13 +139,20 @@ def test_a_watchers_boxes(snap_compare, tmp_path, key):
     assert snap_compare(app, terminal_size=(80, 24), run_before=press)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=IDS)
-def test_asked_before_resigning(snap_compare, tmp_path, size):
-    """R at one's own table: the question, over the table (ben against the bot)."""
+def bens_table_against_the_bot(tmp_path: Path, size: tuple[int, int]
+                               ) -> tuple[ClubContext, str, SessionInfo]:
+    """The club with tables, its table of ben against the bot, and ben's session at it."""
     ctx = club_context(tmp_path, tables=True)
     code = next(lt.code for lt in ctx.club.tables.values() if lt.seats[1].is_bot)
     info = SessionInfo("visitor", "SHA256:ben", "192.0.2.7", "xterm-256color", size,
                        f"join {code}")
+    return ctx, code, info
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_asked_before_resigning(snap_compare, tmp_path, size):
+    """R at one's own table: the question, over the table (ben against the bot)."""
+    ctx, code, info = bens_table_against_the_bot(tmp_path, size)
 
     async def resign(pilot: Pilot[None]) -> None:
         await settle(pilot)
@@ -178,10 +185,7 @@ def test_a_table_closed_by_the_operator(snap_compare, tmp_path, size):
     --close): why, in the banner and the prompt, and only q left to press."""
     from net.commands.tables import close
 
-    ctx = club_context(tmp_path, tables=True)
-    code = next(lt.code for lt in ctx.club.tables.values() if lt.seats[1].is_bot)
-    info = SessionInfo("visitor", "SHA256:ben", "192.0.2.7", "xterm-256color", size,
-                       f"join {code}")
+    ctx, code, info = bens_table_against_the_bot(tmp_path, size)
 
     async def closed(pilot: Pilot[None]) -> None:
         await settle(pilot)
