@@ -148,14 +148,14 @@ def report(club: str, rows: list[PlayerRow], total: int, find: str) -> str:
         width = max(len("name"), *(len(r.name) for r in rows))
         lines.append(f"  {'name':<{width}}  first came        last seen         "
                      "matches   won  key")
-        lines += [f"  {r.name:<{width}}  {_day(r.created)}  {_day(r.last_seen)}  "
+        lines += [f"  {r.name:<{width}}  {minute_of(r.created)}  {minute_of(r.last_seen)}  "
                   f"{r.matches:>7}  {r.won:>4}  {r.key}" for r in rows]
     if len(rows) < total:
         lines.append(f"({total - len(rows)} more: --find TEXT, or --limit 0 for all)")
     return "\n".join(lines)
 
 
-def _day(iso: str) -> str:
+def minute_of(iso: str) -> str:
     """"2026-12-07 09:40" (UTC) from the store's ISO time."""
     try:
         return datetime.fromisoformat(iso).astimezone(UTC).strftime("%Y-%m-%d %H:%M")

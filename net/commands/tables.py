@@ -21,7 +21,7 @@ from pathlib import Path
 from ecarte_tui.engine import EcnError, read_ecn
 from net.club.clubhouse.purse import Ledger, LedgerError
 from net.club.model import TableOptions
-from net.commands.players import _day
+from net.commands.players import minute_of
 from net.commands.status import StatusError, club_name, open_readonly, read_status
 from net.commands.store_option import add_store_argument, store_url
 from net.store.club_store import RoundStore, Store, StoreError
@@ -201,7 +201,7 @@ def report(club: str, rows: list[TableRow]) -> str:
                      "last change       escrow")
         for r in rows:
             lines.append(f"  {r.code:<5} {r.status:<8} {' vs '.join(r.players):<{width}}  "
-                         f"{_day(r.created)}  {_day(r.updated)}  {r.escrow:>6}")
+                         f"{minute_of(r.created)}  {minute_of(r.updated)}  {r.escrow:>6}")
             if r.problem:
                 lines.append(f"        cannot be brought back: {r.problem}")
                 lines.append(f"        (left out at every start: ecarte tables --close "
