@@ -396,13 +396,24 @@ class Club:
         for code in self.store.closed_among(held + list(self.left_out)):
             self.left_out.pop(code, None)  # (its players are no longer told it was lost)
             lt = self.tables.get(code)
-            if lt is None or lt.finished:
-                continue
-            log.info("table %s: closed by the operator", code)
-            lt.closed_why = CLOSED_BY_OPERATOR
-            if lt.rounds is not None:
-                RoundStore(self.store).abandon(code)
-            self._close_without_result(lt, stored=True)
+            if lt is not None and not lt.finished:
+                self._let_go_closed(lt)
+
+    def _let_go_closed(self, lt: LiveTable) -> None:
+        log.info("table %s: closed by the operator", lt.code)
+        lt.closed_why = CLOSED_BY_OPERATOR
+        if lt.rounds is not None:
+            RoundStore(self.store).abandon(lt.code)
+        self._close_without_result(lt, stored=True)
+
+    def _closed_at_its_end(self, lt: LiveTable, table: Table) -> bool:
+        """A match (a pool's round) that ended in the seconds between the operator's
+        closing and this process's sweep: not archived, rated or paid, as the closing says;
+        the table is let go now."""
+        if not table.match.is_over or lt.finished or not self.store.closed_among([lt.code]):
+            return False
+        self._let_go_closed(lt)
+        return True
 
     def _start(self, lt: LiveTable, ecn: str = "", remote: bool = False) -> None:
         """The table's game; ``remote``: another node started it (and stored it)."""
@@ -480,6 +491,8 @@ class Club:
     def _persist(self, lt: LiveTable, table: Table) -> None:
         """Written before the change is shown to anyone (Table.persist)."""
         self._note_progress(lt, table)
+        if self._closed_at_its_end(lt, table):
+            return
         if lt.rounds is not None:
             pool_tables.persist(self, lt, table)
             return
@@ -738,7 +751,7 @@ class Club:
         """Steps written by another process were applied here: a match it ended is over
         here too (it stored, archived and settled it)."""
         table = lt.table
-        if table is None:
+        if table is None or self._closed_at_its_end(lt, table):
             return
         if self.house is not None:  # wagers open and close here too; settled once, anywhere
             self.house.table_moved(lt, table)

@@ -285,3 +285,31 @@ async def test_a_pool_closed_while_it_runs_abandons_its_round_and_gives_the_stak
     assert house.ledger.escrow_total() == 0
     assert {house.ledger.purse(p) for p in ("SHA256:ann", "SHA256:bob", "SHA256:cleo")} == {
         STARTING_PURSE}
+
+
+async def test_a_match_that_ends_before_the_sweep_is_neither_archived_nor_rated(tmp_path):
+    """Closed while its last hand is played: the move that ends the match, made before the
+    process's sweep, lets the table go instead of archiving, rating or paying it."""
+    from server_harness import Clock
+    from test_bot_takes_a_staked_seat import ANN as ANNA
+    from test_bot_takes_a_staked_seat import BOB as BEN
+    from test_bot_takes_a_staked_seat import make_club, play
+
+    from net.club import TableOptions
+
+    club = make_club(tmp_path, Clock())
+    lt, a = club.create(ANNA, TableOptions("classic", (("target", "1"),)))
+    _, b = club.sit(lt.code, BEN)
+    for seat in (a, b):
+        club.connected(lt, seat)
+    table, house = lt.table, club.house
+    assert table is not None and house is not None
+    await play(table, (a, b), until=lambda: table.match.to_move is not None)
+    close(tmp_path / "club.db", lt.code)
+    await play(table, (a, b), until=lambda: table.match.is_over)
+    assert lt.code not in club.tables and lt.closed_why is not None
+    assert not (tmp_path / "archive").exists() or not list((tmp_path / "archive").iterdir())
+    assert not house.ratings.recorded(lt.record_id)
+    assert house.ratings.rating(ANNA.id) == house.ratings.rating(BEN.id)  # (both untouched)
+    row = club.store.table(lt.code)
+    assert row is not None and row.status == "closed" and row.winner is None
