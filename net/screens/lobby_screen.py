@@ -124,6 +124,8 @@ class LobbyScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if not self.is_current:
             return  # popped on the way to a table: never shown again
+        if not self.query("#lobby-who"):
+            return  # taken down (the session closing) before a late resume reached it
         if self._left:  # (back from a match or a dialog: his record may have moved)
             self._who_read_at = -WHO_SECONDS
         self._shown = True
@@ -159,7 +161,7 @@ class LobbyScreen(Screen[None]):
 
     def _refill(self) -> None:
         self._pending = False
-        if self.is_attached and self._shown:
+        if self.is_attached and self._shown and self.query("#lobby-who"):
             self._fill()
 
     def _fill(self) -> None:

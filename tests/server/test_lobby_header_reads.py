@@ -45,3 +45,24 @@ async def test_the_header_is_read_when_it_may_have_changed_not_at_every_change_o
         await settle(pilot)
         assert len(reads) == 3
         assert "You are annie" in str(lobby.query_one("#lobby-who", Static).render())
+
+
+async def test_a_lobby_taken_down_is_not_filled_by_a_late_resume(tmp_path):
+    """A session closing (its connection cut) takes the lobby's widgets down; a resume or a
+    change of the list queued to it before was handled after, and filling the header ended
+    in NoMatches, an error in the server's log (random input, two nodes, seed 2103)."""
+    from textual import events
+
+    ctx = club_context(tmp_path, tables=False)
+    app = ClubApp(ctx, session((80, 24)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, lobby_screen.LobbyScreen)
+        lobby._who_read_at = -lobby_screen.WHO_SECONDS  # (the header is due: it is read)
+        await lobby.remove_children()  # (as the session's end prunes it)
+        lobby.post_message(events.ScreenResume())
+        ctx.club.create(Player("SHA256:p0", "p0"), TableOptions())  # (a change of the list)
+        await settle(pilot)
+        assert app.is_running and app._exception is None
+    assert app.return_code in (None, 0)
