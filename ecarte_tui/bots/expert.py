@@ -62,7 +62,7 @@ from .rollout import (
     play_out,
     score_eager,
 )
-from .sampler import Deal, sample_deals
+from .sampler import FOLLOW_MISS, LEAD_MISS, Deal, sample_deals
 from .solver import LeadSolver, follow_options, make_solver
 from .treatises import MASTERS, king_of_trumps, treatise_discard
 
@@ -282,10 +282,15 @@ class ExpertBot:
         bid_effort: float = 1.0,
         discard_effort: float = 1.0,
         oversample: float = 1.0,
+        play_misses: float = 1.0,
     ) -> None:
         self.seed = 0 if seed is None else seed
         # guesses drawn per deal searched, the likeliest kept (1: every guess searched)
         self.oversample = oversample
+        # the weight of a guess at his hand from which he would not have played a card he
+        # played, as a multiple of the sampler's (LEAD_MISS, FOLLOW_MISS): lower reads his
+        # play as the treatises' more strictly
+        self.misses = (LEAD_MISS * play_misses, FOLLOW_MISS * play_misses)
         # deals for the bids / the discards only, as a multiple on top of ``effort``: to
         # measure where more deals would pay (the card play's count is ``effort``'s alone)
         self.bid_effort = bid_effort
@@ -319,7 +324,8 @@ class ExpertBot:
 
     def deals(self, view: SeatView, rng: random.Random, count: int, stock: bool) -> list[Deal]:
         """Deals consistent with the view (the oracle overrides this with the truth)."""
-        return sample_deals(knowledge_of(view), rng, count, view, stock, self.oversample)
+        return sample_deals(knowledge_of(view), rng, count, view, stock, self.oversample,
+                            self.misses)
 
     def _rng(self, view: SeatView) -> random.Random:
         # derived from the view, so a decision depends only on what is asked, not on

@@ -120,7 +120,8 @@ def hand_likelihood(hand: int, model: OpponentModel, trump: int, view: SeatView)
     return w
 
 
-def play_likelihood(hand: int, view: SeatView, policy: PolicyPlay) -> float:
+def play_likelihood(hand: int, view: SeatView, policy: PolicyPlay,
+                    misses: tuple[float, float] = (LEAD_MISS, FOLLOW_MISS)) -> float:
     """How well ``hand`` (his hand now) explains the cards he chose to play this hand.
 
     The model of a sensible player is the classic leads and follows (``playout``): a hand
@@ -141,11 +142,11 @@ def play_likelihood(hand: int, view: SeatView, policy: PolicyPlay) -> float:
         held |= 1 << card  # his hand when he played this card
         if led:
             if policy.lead(held, i) != card:
-                w *= LEAD_MISS
+                w *= misses[0]
         else:
             lead = view.tricks[i].lead
             if policy.options(held, lead).bit_count() > 1 and policy.follow(held, lead) != card:
-                w *= FOLLOW_MISS
+                w *= misses[1]
     return w
 
 
@@ -175,6 +176,7 @@ def sample_deals(
     view: SeatView | None = None,
     with_stock: bool = True,
     oversample: float = 1.0,
+    misses: tuple[float, float] = (LEAD_MISS, FOLLOW_MISS),
 ) -> list[Deal]:
     """``count`` deals drawn uniformly among those the hard facts allow, then weighted."""
     pool_mask = know.unseen & ~know.forbidden & ~know.required
@@ -204,7 +206,7 @@ def sample_deals(
         if opp & know.unlikely:
             w *= SILENT_KING
         if policy is not None and view is not None:
-            w *= play_likelihood(opp, view, policy)
+            w *= play_likelihood(opp, view, policy, misses)
         if drawn == count:
             deals.append(Deal(opp, stock, w))
         else:

@@ -22,6 +22,7 @@ EXPERT_OPTIONS: dict[str, tuple[float, float, str]] = {
     "info_sets": (0.0, 1.0, "info_sets"),  # 1: plan its later cards without seeing his
     "two_sided": (0.0, 1.0, "two_sided"),  # 1: value a score by hands it plays against him
     "oversample": (1.0, 16.0, "oversample"),  # guesses drawn per deal searched
+    "play_misses": (0.01, 6.0, "play_misses"),  # weight of a play off the treatises, ×
 }
 # options that are on (1) or off (0), nothing between
 SWITCHES = frozenset({"info_sets", "two_sided"})
