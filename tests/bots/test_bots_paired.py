@@ -11,6 +11,7 @@ import pytest
 
 from ecarte_tui.bots.expert import BLEND, INFO_SETS, ExpertBot
 from ecarte_tui.bots.paired import BaselineError, compare
+from ecarte_tui.bots.sampler import FOLLOW_MISS, LEAD_MISS
 from ecarte_tui.bots.spec import bot_from_spec, parse_spec
 from ecarte_tui.commands import arena as command
 
@@ -45,6 +46,10 @@ def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
     split = bot_from_spec("expert:bid_effort=2,discard_effort=0.5")
     assert isinstance(split, ExpertBot)
     assert (split.effort, split.bid_effort, split.discard_effort) == (1.0, 2.0, 0.5)
+    reading = bot_from_spec("expert:oversample=4,play_misses=0.5")
+    assert isinstance(reading, ExpertBot) and reading.oversample == 4.0
+    assert reading.misses == (LEAD_MISS * 0.5, FOLLOW_MISS * 0.5)
+    assert plain.oversample == 1.0 and plain.misses == (LEAD_MISS, FOLLOW_MISS)
     assert parse_spec("classic") == ("classic", {})
 
 
@@ -60,6 +65,8 @@ def test_a_spec_sets_the_experts_knobs_and_nothing_else() -> None:
         ("expert:effort=0", "outside"),
         ("expert:blend=0.5,blend=0.6", "given twice"),
         ("expert:info_sets=0.5", "is a switch"),
+        ("expert:oversample=0.5", "outside 1..16"),
+        ("expert:play_misses=0", "outside 0.01..6"),
     ],
 )
 def test_bad_specs_are_refused_with_the_reason(spec: str, says: str) -> None:

@@ -191,3 +191,25 @@ def test_an_oversampled_elder_who_played_seldom_holds_the_king_of_trumps() -> No
     assert share < 0.5 * 5 / 26
     plain = sample_deals(know, random.Random(3), 1600, view, False)
     assert abs(share - _weighted_share(plain, lambda opp: opp & king)) < 0.03
+
+
+def test_a_card_he_would_not_have_led_weighs_as_the_reading_says() -> None:
+    # A (elder) leads; seen from B, a guess at A's hand from which the treatises would
+    # have led another card keeps LEAD_MISS of its weight, or what play_misses makes it
+    from bots_support import c, hand_from
+
+    from ecarte_tui.bots.playout import PolicyPlay
+    from ecarte_tui.bots.sampler import LEAD_MISS, play_likelihood
+    from ecarte_tui.engine import PLAY, play_card
+
+    m = hand_from("9S KD QD JD AD", None, "7H")
+    m.apply(PLAY)
+    view_before = seat_view(m, 0)
+    policy = PolicyPlay(view_before.trump, view_before.rules.ace_high)
+    first = policy.lead(m.hands[0], 0)
+    other = next(x for x in (c("9S"), c("KD"), c("AD")) if x != first)
+    m.apply(play_card(other))  # a lead the treatises would not have made from this hand
+    view = seat_view(m, 1)
+    rest = m.hands[0]  # his hand now, the card led gone
+    assert play_likelihood(rest, view, policy) == LEAD_MISS
+    assert play_likelihood(rest, view, policy, (0.5, 0.5)) == 0.5
