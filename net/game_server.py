@@ -330,6 +330,8 @@ class GameServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         pool_tables.cancel_timers(self.club)  # no round may start on a closed store
+        with contextlib.suppress(Exception):  # (else the next start's recovery does it)
+            self.club.follow_closings()  # a table closed since the last sweep: chips back
         with contextlib.suppress(Exception):  # (gone from ``ecarte status`` in an hour)
             self.serving.gone(self.node_name)
         if self.club.node is not None:

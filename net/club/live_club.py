@@ -39,6 +39,7 @@ MAX_GAMES_PER_PLAYER = 5  # tables one player may be seated at, unfinished, at o
 TABLE_CLOSED = "this table is closed: it takes no more moves"
 CLOSED_BY_OPERATOR = ("The club's operator closed this table without a result: nothing is "
                       "paid on it")
+CLOSED_ELSEWHERE = "This table was closed without a result: nothing is paid on it"
 
 if TYPE_CHECKING:
     from net.club.house import FinishedMatch, House, StoredRound
@@ -399,9 +400,11 @@ class Club:
             if lt is not None and not lt.finished:
                 self._let_go_closed(lt)
 
-    def _let_go_closed(self, lt: LiveTable) -> None:
-        log.info("table %s: closed by the operator", lt.code)
-        lt.closed_why = CLOSED_BY_OPERATOR
+    def _let_go_closed(self, lt: LiveTable, why: str = "") -> None:
+        """The store says the table is closed: it is let go here, its chips in escrow
+        back (a game opened here since the closing too)."""
+        log.info("table %s: closed %s", lt.code, "elsewhere" if why else "by the operator")
+        lt.closed_why = why or CLOSED_BY_OPERATOR
         if lt.rounds is not None:
             RoundStore(self.store).abandon(lt.code)
         self._close_without_result(lt, stored=True)
@@ -778,7 +781,11 @@ class Club:
                               self.left_out[code][0])
                 self._lobby_changed()
             return
-        if st.status in ("cancelled", "closed"):
+        if st.status == "closed":
+            if not lt.finished:  # (by the operator, or by the node that held it)
+                self._let_go_closed(lt, CLOSED_ELSEWHERE)
+            return
+        if st.status == "cancelled":
             if not lt.finished:
                 lt.finished = True
                 if lt.table is not None:

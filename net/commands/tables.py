@@ -153,9 +153,11 @@ def close(target: Path | str, code: str) -> str:
                              "the unfinished ones)")
         if row.status not in UNFINISHED:
             raise StoreError(f"table {code} is {row.status} already: nothing to close")
-        returned = _void_games(target, code)
-        RoundStore(store).abandon(code)
+        # closed first: a process that opens a game on it before its sweep gives that
+        # game's chips back at the sweep (or as it stops, or at its next start)
         store.save_table(code, status="closed")
+        RoundStore(store).abandon(code)
+        returned = _void_games(target, code)
         names = {who: (p.name if (p := store.player(who)) else who) for who in returned}
     finally:
         store.close()

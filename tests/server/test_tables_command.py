@@ -313,3 +313,48 @@ async def test_a_match_that_ends_before_the_sweep_is_neither_archived_nor_rated(
     assert house.ratings.rating(ANNA.id) == house.ratings.rating(BEN.id)  # (both untouched)
     row = club.store.table(lt.code)
     assert row is not None and row.status == "closed" and row.winner is None
+
+
+async def test_a_game_opened_after_the_closing_is_voided_where_the_row_is_read(tmp_path):
+    """ben sits down at anna's table just after the operator closed it, on the node that
+    holds it: that node opens the table's first game and escrows the stakes. Another
+    node's change brings the row (closed) to this one before its sweep: the table is let
+    go, and the stakes go back (they stayed in escrow, the game 'betting' for ever;
+    random input on two nodes with closings, seed 2025)."""
+    from server_harness import Clock
+    from test_bot_takes_a_staked_seat import ANN as ANNA
+    from test_bot_takes_a_staked_seat import BOB as BEN
+    from test_bot_takes_a_staked_seat import make_club
+
+    from net.club import TableOptions
+    from net.club.clubhouse.options import ClubOptions
+    from net.club.clubhouse.purse import game_id
+
+    club = make_club(tmp_path, Clock())
+    lt, _ = club.create(ANNA, TableOptions("classic", club=ClubOptions(stake=5)))
+    close(tmp_path / "club.db", lt.code)  # (nothing staked yet: nothing to give back)
+    club.sit(lt.code, BEN)  # (this node has not swept since)
+    house = club.house
+    assert house is not None
+    first = game_id(lt.record_id, 1)
+    assert house.ledger.game(first).is_open and house.ledger.escrow_total() > 0
+    club.refresh(lt.code)  # (another process's change of the row, read here)
+    assert lt.code not in club.tables and lt.closed_why is not None
+    assert house.ledger.game(first).status == "void"
+    assert house.ledger.escrow_total() == 0
+    assert {house.ledger.purse(p) for p in (ANNA.id, BEN.id)} == {STARTING_PURSE}
+
+
+async def test_a_club_stopping_before_its_sweep_lets_a_closed_table_go(tmp_path):
+    """Closed, then the club stops before its next sweep: it lets the table go as it
+    stops (a game it opened since gives its chips back then, not at the next start)."""
+    keys = {"anna": new_key(), "ben": new_key()}
+    async with club_server(tmp_path) as server:
+        anna, ben, code = await registered_pair(server.port, keys)
+        for seat in (anna, ben):
+            await seat.wait_for("drew the higher card")
+        lt = server.club.tables[code]
+        await asyncio.to_thread(close, tmp_path / "club.db", code)
+        for seat in (anna, ben):
+            await seat.close()
+    assert lt.closed_why is not None and code not in server.club.tables
