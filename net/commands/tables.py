@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -26,7 +27,7 @@ from net.commands.status import StatusError, club_name, open_readonly, read_stat
 from net.commands.store_option import add_store_argument, store_url
 from net.store.club_store import RoundStore, Store, StoreError
 from net.store.ledger_db import ClubDB
-from net.store.postgres import first_line
+from net.store.postgres import PgConnection, first_line
 
 UNFINISHED = ("open", "playing")
 
@@ -98,11 +99,11 @@ def unfinished(target: Path | str) -> list[TableRow]:
     return rows
 
 
-def _escrow(db: object) -> dict[str, int]:
+def _escrow(db: sqlite3.Connection | PgConnection) -> dict[str, int]:
     """Chips in escrow by table code: both stakes of each open game and its wagers."""
     out: dict[str, int] = {}
     try:
-        rows = db.execute(  # type: ignore[attr-defined]
+        rows = db.execute(
             "SELECT g.game_id, 2 * g.escrow_each + COALESCE((SELECT SUM(w.amount) FROM "
             "club_wagers w WHERE w.game_id = g.game_id), 0) FROM club_games g "
             "WHERE g.status IN ('betting', 'playing')").fetchall()
