@@ -255,6 +255,8 @@ class Club:
         if self.node is not None and free < 2 and not self.node.sync.claim_seat(
                 lt.code, free, player.id, player.name):
             self.refresh(lt.code)  # another process seated someone there first
+            if lt.finished:  # (or the table was cancelled or closed meanwhile)
+                raise ClubError(f"table {lt.code} is no longer open")
             raise ClubError(f"table {lt.code} is full: you may watch it instead")
         if free == pool_tables.WAITING_SEAT:  # a pool's third player: he waits his turn
             pool_tables.third_sat(self, lt, SeatState(player.id, player.name))
@@ -790,6 +792,9 @@ class Club:
                 lt.finished = True
                 if lt.table is not None:
                     lt.table.closed = TABLE_CLOSED
+                if self.house is not None:  # (a game opened here as it was cancelled)
+                    self.house.abandon(lt)
+                    self.house.forget(lt.code)
                 for b in lt.bots:
                     if b is not None:
                         b.stop()

@@ -201,12 +201,14 @@ class SyncStore:
         return row is not None
 
     def claim_seat(self, code: str, seat: int, player_id: str, name: str) -> bool:
-        """Take a free seat; False if someone (in any process) took it first."""
+        """Take a free seat; False if someone (in any process) took it first, or the table
+        was cancelled or closed meanwhile."""
         col = "ab"[seat]
         with self.store._tx() as db:
             cur = db.execute(
                 f"UPDATE tables SET seat_{col} = ?, name_{col} = ?, updated = ? "
-                f"WHERE code = ? AND seat_{col} IS NULL", (player_id, name, now_text(), code))
+                f"WHERE code = ? AND seat_{col} IS NULL AND status IN ('open', 'playing')",
+                (player_id, name, now_text(), code))
         return cur.rowcount == 1
 
     # ------------------------------------------------------------------ presence

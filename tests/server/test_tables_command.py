@@ -358,3 +358,29 @@ async def test_a_club_stopping_before_its_sweep_lets_a_closed_table_go(tmp_path)
         for seat in (anna, ben):
             await seat.close()
     assert lt.closed_why is not None and code not in server.club.tables
+
+
+async def test_a_seat_taken_on_another_node_as_the_table_is_cancelled_is_refused(
+        tmp_path, postgres_url):
+    """ben's table, waiting, is cancelled on his node (he left it) just as anna sits down
+    on the other, which has not heard yet: her seat is refused, and no game is opened on a
+    table the store says was cancelled (it stayed 'betting' for ever: random input on two
+    nodes with closings, seed 2127, once a cancelled row was no longer written over)."""
+    from net.club import ClubError, TableOptions
+    from net.store import Player
+
+    ben, anna = Player("SHA256:ben", "ben"), Player("SHA256:anna", "anna")
+    async with club_server(tmp_path / "one", store=postgres_url, shared=True) as one, \
+            club_server(tmp_path / "two", store=postgres_url, shared=True) as two:
+        lt, _ = one.club.create(ben, TableOptions())
+        for _ in range(200):  # (the other node follows the new table)
+            if lt.code in two.club.tables:
+                break
+            await asyncio.sleep(0.05)
+        one.club.cancel(lt)  # (his node's sweep, he having left it)
+        with pytest.raises(ClubError, match="no longer open"):
+            two.club.sit(lt.code, anna)  # (before two has read the cancelling)
+        assert lt.code not in two.club.tables
+        assert one.house.ledger.game(f"{lt.code}/1") is None
+        row = one.store.table(lt.code)
+        assert row is not None and row.status == "cancelled" and row.seats[1] is None
