@@ -3,12 +3,14 @@ error in the server's log, found by random input against a club
 (tests/server/random_input.py): two in a terminal a few cells wide or high, a size an SSH
 client may send; the command palette's search starting or finishing as its session closed; a
 scroll still animated after its screen closed; a dialog answered when it was no longer in
-front (two Enters in one read); a click on a widget taken down in the same read. Until
-Textual checks for them, each is answered as Textual
+front (two Enters in one read); a click on a widget taken down in the same read; the
+command palette opened again before the one just closed was gone. Until Textual checks for
+them, each is answered as Textual
 answers the case next to it. They patch private names (``OptionList._move_page``,
 ``textual.content.divide_line``, ``CommandPalette._watch__list_visible``,
 ``CommandPalette._gather_commands``), ``Widget``'s scrollbar properties,
-``Screen.dismiss`` and ``Screen.get_widget_and_offset_at``: textual is pinned to 8.2, and
+``Screen.dismiss``, ``Screen.get_widget_and_offset_at`` and
+``App.action_command_palette`` (which reads ``App._nodes``): textual is pinned to 8.2, and
 ``apply_textual_guards`` says when a name it expects is not there.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 from rich._wrap import divide_line as _rich_divide_line
 from textual import content as _content
 from textual import work
+from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Offset
@@ -33,7 +36,9 @@ _textual_vertical_bar = Widget.vertical_scrollbar
 _textual_horizontal_bar = Widget.horizontal_scrollbar
 _textual_dismiss = Screen.dismiss
 _textual_widget_at = Screen.get_widget_and_offset_at
+_textual_open_palette = App.action_command_palette
 _applied = False
+PALETTE_ID = "--command-palette"  # the id Textual gives the palette it opens
 
 
 def _move_page(self: OptionList, direction: int) -> None:
@@ -117,6 +122,15 @@ def _widget_and_offset_at(self: Screen[object], x: int, y: int
     return widget, offset
 
 
+def _action_command_palette(self: App[object]) -> None:
+    """ctrl+p, Escape and ctrl+p again in one read: the second palette was made while the
+    first, closed, was still being taken down, under the same id (DuplicateIds, and the
+    session ended). Until the first is gone, the key does nothing; pressed again, it opens."""
+    if any(node.id == PALETTE_ID for node in self._nodes):  # (the app's screens, all)
+        return
+    _textual_open_palette(self)
+
+
 def apply_textual_guards() -> None:
     """Once per process; every app of this project calls it when its module is loaded."""
     global _applied
@@ -133,6 +147,7 @@ def apply_textual_guards() -> None:
     CommandPalette._gather_commands = _gather_commands  # type: ignore[method-assign]
     Screen.dismiss = _dismiss  # type: ignore[assignment]
     Screen.get_widget_and_offset_at = _widget_and_offset_at  # type: ignore[method-assign]
+    App.action_command_palette = _action_command_palette  # type: ignore[method-assign]
     Widget.vertical_scrollbar = _bar_of(_textual_vertical_bar, True)  # type: ignore[method-assign]
     Widget.horizontal_scrollbar = _bar_of(_textual_horizontal_bar, False)  # type: ignore[method-assign]
     _content.divide_line = _divide_line  # type: ignore[attr-defined]

@@ -191,3 +191,24 @@ async def test_a_click_on_a_widget_gone_in_the_same_read_is_a_click_on_nothing()
         await pilot.pause()
         assert app.is_running and app.screen is home
     assert app.return_code in (None, 0)
+
+
+@run
+async def test_the_palette_opened_again_as_the_last_one_closes_opens_once_it_is_gone():
+    """ctrl+p, Escape, ctrl+p in one read: the second palette was made while the first was
+    still being taken down, under the same id (DuplicateIds: the session ended; random
+    input on two nodes, seed 2134). The key does nothing until the first is gone."""
+    from textual.command import CommandPalette
+
+    app = EcarteApp(home=True, settings=Settings(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        app.pop_screen()  # (Escape: taken down in a moment)
+        app.action_command_palette()  # (ctrl+p before it is gone)
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+        app.action_command_palette()  # (pressed again)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    assert app.return_code in (None, 0)
