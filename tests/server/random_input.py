@@ -12,7 +12,7 @@ once the club has stopped, when its store breaks an invariant (``club_invariants
 conserved, every record readable and naming its winner, every finished game settled) or
 the club started again on it does not bring back every unfinished table. It found a
 terminal of 10×3 ending a game, ctrl+q on the name screen leading a nameless player to the
-lobby, seven edge cases of Textual, a hint ending a session, on two nodes a pool's third
+lobby, eight edge cases of Textual, a hint ending a session, on two nodes a pool's third
 player breaking every heartbeat, and, by starting the club again, a bot called into an
 absent player's seat leaving his game's stake in escrow and its table lost at a restart.
 
