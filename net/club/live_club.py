@@ -29,6 +29,7 @@ from net.club.model import (
     LiveTable,
     SeatState,
     TableOptions,
+    broken_record,
 )
 from net.store.club_store import Player, RoundStore, Store, StoredTable
 from net.store.postgres import first_line
@@ -710,8 +711,7 @@ class Club:
         try:
             self._restore_one(st, away, remote)
         except (EcnError, RulesError, ValueError) as exc:
-            why = (f"its record is broken at line {exc.line}: {exc.reason}"
-                   if isinstance(exc, EcnError) else str(exc))
+            why = broken_record(exc) if isinstance(exc, EcnError) else str(exc)
             self.left_out[st.code] = (why, st.seats)
             lt = self.tables.pop(st.code, None)
             for bot in lt.bots if lt is not None else ():

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ecarte_tui.bot_seat import BotSeat
-from ecarte_tui.engine import PRESETS, Rules, RulesError
+from ecarte_tui.engine import PRESETS, EcnError, Rules, RulesError
 from ecarte_tui.engine.rules import parse_value
 from ecarte_tui.table import Table
 from net.club.clubhouse.options import ClubOptions, ClubOptionsError
@@ -132,6 +132,12 @@ class LiveTable:
     def notify(self) -> None:
         for cb in list(self.listeners):
             cb(self)
+
+
+def broken_record(exc: EcnError) -> str:
+    """Why a stored table's record cannot be brought back: for the server's log, the
+    player's word and ``ecarte tables``, said the same way."""
+    return f"its record is broken at line {exc.line}: {exc.reason}"
 
 
 def round_record_id(code: str, number: int) -> str:

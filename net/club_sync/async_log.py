@@ -29,6 +29,7 @@ from net.club_sync.sync_store import (
     read_presence,
     read_steps,
 )
+from net.store.club_store import STILL_OPEN
 from net.store.postgres import NOTIFY_CHANNEL, WRITE_LOCK, translate, with_timeouts
 
 log = logging.getLogger(__name__)
@@ -52,8 +53,7 @@ _APPEND = (
     "saved AS (UPDATE tables t SET ecn = s.ecn, status = s.status, "
     "winner = COALESCE(s.winner, t.winner), updated = %s "
     "FROM steps s JOIN written w ON w.code = s.code AND w.seq = s.seq "
-    "WHERE t.code = s.code AND s.ecn IS NOT NULL AND t.status NOT IN ('closed', 'cancelled') "
-    "AND "
+    f"WHERE t.code = s.code AND s.ecn IS NOT NULL AND t.{STILL_OPEN} AND "
     "(SELECT COALESCE(MAX(l.seq), 0) FROM table_log l WHERE l.code = s.code) <= s.seq) "
     "SELECT code, seq, pg_notify(%s, %s || code) FROM written")
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ecarte_tui.table import Entry
-from net.store.club_store import Store
+from net.store.club_store import STILL_OPEN, Store
 from net.store.postgres import NOTIFY_CHANNEL, PgConnection
 
 Steps = list[tuple[int, Entry]]
@@ -43,7 +43,7 @@ CHANGES_AFTER = ("SELECT 0, id, code, seq, entry FROM table_log WHERE id > ? "
                  "UNION ALL SELECT 1, id, code, 0, what FROM club_feed WHERE id > ? "
                  "ORDER BY 1, 2")
 SAVE_IF_CURRENT = ("UPDATE tables SET ecn = ?, status = ?, winner = COALESCE(?, winner), "
-                   "updated = ? WHERE code = ? AND status NOT IN ('closed', 'cancelled') AND "
+                   f"updated = ? WHERE code = ? AND {STILL_OPEN} AND "
                    "(SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE code = ?) <= ?")
 
 PRESENCE_EVERYWHERE = ("SELECT p.code, p.member, SUM(p.sessions) FROM presence p "

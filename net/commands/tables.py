@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ecarte_tui.engine import EcnError, read_ecn
 from net.club.clubhouse.purse import Ledger, LedgerError
-from net.club.model import TableOptions
+from net.club.model import TableOptions, broken_record
 from net.commands.players import minute_of
 from net.commands.status import StatusError, club_name, open_readonly, read_status
 from net.commands.store_option import add_store_argument, store_url
@@ -133,7 +133,7 @@ def unreadable(options: str, ecn: str) -> str:
     try:
         read_ecn(ecn)
     except EcnError as e:
-        return f"its record is broken at line {e.line}: {e.reason}"
+        return broken_record(e)
     except ValueError as e:
         return f"its record cannot be read: {first_line(e)}"
     return ""
